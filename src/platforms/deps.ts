@@ -1,0 +1,48 @@
+// What an adapter is built from. The composition root fills this from the validated configuration;
+// tests build it pointing at emulators on 127.0.0.1.
+import type { Clock } from '../lib/clock.ts';
+import type { PlatformHttp } from './http.ts';
+
+/** One platform app's settings (HERALD_<PLATFORM>_* in API.md section 8). */
+export interface PlatformAppConfig {
+  clientId: string;
+  clientSecret: string;
+  /** Base of the platform's API, e.g. https://api.x.com or https://graph.facebook.com. */
+  apiUrl: string;
+  /** The platform's consent page. */
+  authUrl: string;
+  /** Graph API version segment for Meta platforms, e.g. "v21.0". */
+  graphVersion: string;
+}
+
+export interface MediaFile {
+  bytes: Uint8Array;
+  contentType: string;
+}
+
+export type MediaFetchResult =
+  | ({ ok: true } & MediaFile)
+  | { ok: false; message: string; /** true when trying again later may work (5xx, time-out) */ transient: boolean };
+
+/**
+ * Downloads user-supplied media through the outbound guard (API.md section 9): private and loopback
+ * addresses refused unless allowed, size and time capped.
+ */
+export interface MediaFetcher {
+  fetch(url: string, options: { maxBytes: number }): Promise<MediaFetchResult>;
+}
+
+export interface PublishTiming {
+  /** Wait between status polls when the platform does not say (container, upload, publish status). */
+  pollIntervalMs: number;
+  /** Give up waiting for platform-side processing after this long (then: outcome unknown / failed). */
+  maxProcessingMs: number;
+}
+
+export interface AdapterDeps {
+  app: PlatformAppConfig;
+  http: PlatformHttp;
+  media: MediaFetcher;
+  clock: Clock;
+  timing: PublishTiming;
+}

@@ -1,0 +1,18 @@
+// Schemas shared by the posts API and the platform settings.
+import Type from 'typebox';
+
+export const MediaItemSchema = Type.Object(
+  {
+    type: Type.Union([Type.Literal('image'), Type.Literal('video')], { description: 'Kind of media.' }),
+    url: Type.String({ format: 'uri', maxLength: 2048, description: 'Absolute http(s) URL of the file.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ThreadItemSchema = Type.Object(
+  {
+    content: Type.String({ maxLength: 25000 }),
+    mediaItems: Type.Optional(Type.Array(MediaItemSchema, { maxItems: 35 })),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,21 @@
+import Type, { type Static } from 'typebox';
+import { ThreadItemSchema } from '../schemas.ts';
+
+/** platformSpecificData of a twitter target. */
+export const TwitterSettingsSchema = Type.Object(
+  {
+    threadItems: Type.Optional(
+      Type.Array(ThreadItemSchema, { maxItems: 25, description: 'Posts published as replies after the first, forming a thread.' }),
+    ),
+    replySettings: Type.Optional(
+      Type.Union([
+        Type.Literal('following'),
+        Type.Literal('mentionedUsers'),
+        Type.Literal('subscribers'),
+        Type.Literal('verified'),
+      ]),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TwitterSettings = Static<typeof TwitterSettingsSchema>;

@@ -1,0 +1,246 @@
+// The one contract between Herald's engine and the five platforms. Adapters speak each platform's real
+// HTTP protocol; everything the engine needs to know comes back as data (outcomes), never as thrown errors.
+// Only bugs throw — and StaleAttemptError, raised by saveCheckpoint when another attempt has taken over.
+
+export const PLATFORMS = ['instagram', 'facebook', 'threads', 'tiktok', 'twitter'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export function isPlatform(value: unknown): value is Platform {
+  return typeof value === 'string' && (PLATFORMS as readonly string[]).includes(value);
+}
+
+/** Why a platform call failed, in the engine's terms. */
+export type FailureCategory =
+  | 'auth_expired' // token invalid or expired: refresh once, then the account needs reconnecting
+  | 'permission_missing' // a scope or role is missing: reconnect with the permission
+  | 'content_rejected' // the platform refused the text or options (duplicate, too long, policy)
+  | 'media_rejected' // the platform refused a media file (format, size, could not fetch)
+  | 'rate_limited' // throttled; retryAt says when the platform allows the next call
+  | 'quota_exceeded' // a daily or plan quota is used up; retryAt when known
+  | 'platform_unavailable' // 5xx, connection refused, outage: retry later
+  | 'outcome_unknown'; // the request may or may not have taken effect: reconcile before any re-send
+
+export const FAILURE_CATEGORIES: readonly FailureCategory[] = [
+  'auth_expired',
+  'permission_missing',
+  'content_rejected',
+  'media_rejected',
+  'rate_limited',
+  'quota_exceeded',
+  'platform_unavailable',
+  'outcome_unknown',
+];
+
+export interface PlatformFailure {
+  ok: false;
+  category: FailureCategory;
+  /** Short human text built from the platform's own error (never contains a token). */
+  message: string;
+  /** Epoch ms at which the platform allows another attempt (rate_limited, quota_exceeded). */
+  retryAt?: number;
+  /** The platform's own code, for logs and metrics, e.g. "190/463" or "access_token_invalid". */
+  platformCode?: string;
+  /** HTTP status the platform answered with, when it answered. */
+  httpStatus?: number;
+}
+
+export type Outcome<T extends object> = ({ ok: true } & T) | PlatformFailure;
+
+export function failure(
+  category: FailureCategory,
+  message: string,
+  extra: Omit<PlatformFailure, 'ok' | 'category' | 'message'> = {},
+): PlatformFailure {
+  return { ok: false, category, message, ...extra };
+}
+
+/** Categories the engine retries automatically (with backoff, within a budget). */
+export function isTransient(category: FailureCategory): boolean {
+  return category === 'rate_limited' || category === 'platform_unavailable' || category === 'quota_exceeded';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accounts and tokens
+
+/** Tokens as the platform granted them. Times are epoch ms; null means "does not expire". */
+export interface TokenGrant {
+  accessToken: string;
+  /** Absent when the platform gave none; the engine then keeps a refresh token it already has. */
+  refreshToken?: string;
+  expiresAt: number | null;
+  refreshExpiresAt?: number | null;
+  /** Granted scopes/permissions as the platform reports them. */
+  scopes: string[];
+}
+
+/** Platform-specific, JSON-serialisable facts about an account (subscription, page ids, creator options). */
+export type AccountMeta = Record<string, unknown>;
+
+/** One account connected by an OAuth grant. A Facebook grant yields one per Page. */
+export interface ConnectedAccount {
+  accountId: string; // the platform's own id, always a string
+  username: string;
+  displayName?: string;
+  avatarUrl?: string;
+  grant: TokenGrant;
+  meta: AccountMeta;
+}
+
+/** What the engine hands back to an adapter to act as an account (tokens already decrypted). */
+export interface AccountCredentials {
+  accountId: string;
+  username: string;
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: number | null;
+  scopes: string[];
+  meta: AccountMeta;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Publishing
+
+export type MediaType = 'image' | 'video';
+export interface MediaItem {
+  type: MediaType;
+  url: string;
+}
+
+/**
+ * State an adapter saves before an irreversible step (container id, publish id, ids of thread items
+ * already posted), so that a later attempt can resume or reconcile instead of posting again.
+ */
+export type Checkpoint = Record<string, unknown>;
+
+export class StaleAttemptError extends Error {
+  constructor() {
+    super('this publish attempt was superseded by a newer one');
+    this.name = 'StaleAttemptError';
+  }
+}
+
+export interface PublishRequest {
+  account: AccountCredentials;
+  /** The text this target publishes (customContent over content); '' when there is none. */
+  content: string;
+  /** The media this target publishes (customMedia over mediaItems), in order. */
+  media: MediaItem[];
+  /**
+   * Platform options, already merged: post-level tiktokSettings/facebookSettings overridden by the
+   * target's platformSpecificData. Validated at create time by the schemas in <platform>/settings.ts.
+   */
+  settings: Record<string, unknown>;
+  /** What an earlier attempt of this target saved, or null on a first attempt. */
+  checkpoint: Checkpoint | null;
+  /**
+   * Persists state before an irreversible step. Rejects with StaleAttemptError when this attempt no
+   * longer owns the target; let that propagate.
+   */
+  saveCheckpoint(checkpoint: Checkpoint): Promise<void>;
+  /** When the current attempt began (epoch ms); reconcile uses it to bound its search. */
+  attemptStartedAt: number;
+  signal?: AbortSignal;
+}
+
+export type PublishOutcome = Outcome<{ platformPostId: string; platformPostUrl: string }>;
+
+/**
+ * The answer to "did the earlier attempt publish?". `found: false` means the platform shows no post
+ * from that attempt, so publishing again is safe; 'unknown' means it cannot be told.
+ */
+export type ReconcileOutcome =
+  | { ok: true; found: true; platformPostId: string; platformPostUrl: string }
+  | { ok: true; found: false }
+  | { ok: true; found: 'unknown'; message: string }
+  | PlatformFailure;
+
+export interface EditRequest {
+  account: AccountCredentials;
+  platformPostId: string;
+  content: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Create-time validation
+
+export interface TargetContent {
+  content: string;
+  media: MediaItem[];
+  settings: Record<string, unknown>;
+}
+
+/**
+ * A rule a target breaks. `field` is relative to the target: 'content', 'media', 'media[2]',
+ * 'media[2].type', or 'settings.<name>'. The posts service turns it into the API's param path.
+ */
+export interface RuleViolation {
+  field: string;
+  message: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Static facts, kept as data beside each adapter
+
+export interface RateWindow {
+  max: number;
+  windowMs: number;
+}
+
+export interface PlatformInfo {
+  platform: Platform;
+  displayName: string;
+  usesPkce: boolean;
+  /** Scopes requested on authorize. */
+  scopes: string[];
+  /** Scopes publishing needs; health reports those not granted. */
+  requiredScopes: string[];
+  /** Refresh this long before the access token expires; null when tokens are not refreshed ahead. */
+  refreshAheadMs: number | null;
+  /** Per-account publishing limits the engine respects by waiting, not failing. */
+  publishLimits: RateWindow[];
+  supportsRevoke: boolean;
+}
+
+export interface HealthReport {
+  permissions: string[];
+  expiresAt?: number | null;
+  /** Facts learned while checking (e.g. X subscription type) to store on the account. */
+  meta?: AccountMeta;
+  /** Publishing quota when the platform reports one. */
+  quota?: { used: number; total: number };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The adapter
+
+export interface PlatformAdapter {
+  readonly info: PlatformInfo;
+
+  /** The consent URL the user is sent to. codeChallenge is an S256 challenge when info.usesPkce. */
+  authorizeUrl(input: { state: string; redirectUri: string; codeChallenge?: string }): string;
+
+  /** Code → tokens → identity (long-lived exchange included). Returns every account the grant connects. */
+  connect(input: { code: string; redirectUri: string; codeVerifier?: string }): Promise<
+    Outcome<{ accounts: ConnectedAccount[] }>
+  >;
+
+  /** New tokens for an account. A failure with auth_expired means the account must reconnect. */
+  refresh(account: AccountCredentials): Promise<Outcome<{ grant: TokenGrant }>>;
+
+  /** Revokes the grant at the platform where the platform has a revoke call. */
+  revoke(account: AccountCredentials): Promise<Outcome<{ revoked: boolean }>>;
+
+  /** Live check of the token: granted permissions and expiry. */
+  health(account: AccountCredentials): Promise<Outcome<HealthReport>>;
+
+  publish(request: PublishRequest): Promise<PublishOutcome>;
+
+  /** Called when an earlier attempt's outcome is unknown, before anything is re-sent. */
+  reconcile(request: PublishRequest): Promise<ReconcileOutcome>;
+
+  /** Pure create-time rules for a target (422s). */
+  validate(target: TargetContent, account: { meta: AccountMeta }): RuleViolation[];
+
+  /** Optional capability: editing a published post (X only). */
+  edit?(request: EditRequest): Promise<PublishOutcome>;
+}

@@ -1,0 +1,37 @@
+// Builds a platform adapter's dependencies pointing at an emulator served on 127.0.0.1.
+import { systemClock } from '../../src/lib/clock.ts';
+import { createPlatformHttp } from '../../src/platforms/http.ts';
+import type { AdapterDeps, PlatformAppConfig } from '../../src/platforms/deps.ts';
+import { createOutboundClient } from '../../src/net/outbound.ts';
+import { createMediaFetcher } from '../../src/net/media-fetcher.ts';
+import { SANDBOX_APP } from '../../src/sandbox/kit/emulator.ts';
+
+export function adapterDeps(app: Partial<PlatformAppConfig> & Pick<PlatformAppConfig, 'apiUrl' | 'authUrl'>, overrides: Partial<AdapterDeps> = {}): AdapterDeps {
+  const outbound = createOutboundClient({ allowPrivateNetworks: true, userAgent: 'herald-test' });
+  return {
+    app: { clientId: SANDBOX_APP.clientId, clientSecret: SANDBOX_APP.clientSecret, graphVersion: 'v21.0', ...app },
+    http: createPlatformHttp({ timeoutMs: 2000 }),
+    media: createMediaFetcher(outbound, { timeoutMs: 2000 }),
+    clock: systemClock,
+    timing: { pollIntervalMs: 20, maxProcessingMs: 3000 },
+    ...overrides,
+  };
+}
+
+/**
+ * Plays the user on the emulator's consent page: follows authUrl (plus any sandbox_* query) and returns
+ * the code and state the platform sends to the redirect URL.
+ */
+export async function approveConsent(authUrl: string, extra: Record<string, string> = {}): Promise<{ code: string; state: string | null; location: URL }> {
+  const url = new URL(authUrl);
+  for (const [k, v] of Object.entries(extra)) url.searchParams.set(k, v);
+  const res = await fetch(url, { redirect: 'manual' });
+  const location = res.headers.get('location');
+  if (res.status < 300 || res.status >= 400 || !location) {
+    throw new Error(`consent page answered ${res.status} without a redirect: ${await res.text()}`);
+  }
+  const target = new URL(location);
+  const code = target.searchParams.get('code');
+  if (!code) throw new Error(`consent redirect carries no code: ${location}`);
+  return { code, state: target.searchParams.get('state'), location: target };
+}
