@@ -382,6 +382,12 @@ describe('Threads adapter against the emulator', () => {
     assert.deepEqual(found, { ok: true, found: true, platformPostId: published.platformPostId, platformPostUrl: published.platformPostUrl });
     const missing = await adapter.reconcile(request(account, { content: 'never posted' }));
     assert.deepEqual(missing, { ok: true, found: false });
+    // Media-only posts all have empty text; the media type tells them apart.
+    const picture = await adapter.publish(request(account, { media: [image] }));
+    assert.ok(picture.ok);
+    const sameShape = await adapter.reconcile(request(account, { media: [image] }));
+    assert.ok(sameShape.ok && sameShape.found === true && sameShape.platformPostId === picture.platformPostId);
+    assert.deepEqual(await adapter.reconcile(request(account, { media: [video] })), { ok: true, found: false });
   });
 });
 
@@ -405,5 +411,24 @@ describe('Threads adapter at the publishing limit', () => {
     const thread = await adapter.publish(request(account, { content: 'root', settings: { threadItems: [{ content: 'a' }, { content: 'b' }] } }));
     assert.equal(!thread.ok && thread.category, 'quota_exceeded');
     assert.deepEqual(rig.emu.ledger.list().map((e) => e.text), ['one', 'two']);
+  });
+
+  test('the limit reached between the quota check and threads_publish is still quota_exceeded', async () => {
+    rig.emu.reset();
+    const adapter = rig.adapter();
+    const account = credentials(await connect(adapter));
+    assert.ok((await adapter.publish(request(account, { content: 'first' }))).ok);
+    // Hold the adapter's publish call; while it waits, another app uses the last slot.
+    rig.emu.faults.add({ kind: 'slow', method: 'POST', path: '/threads_publish', delayMs: 400 });
+    const pending = adapter.publish(request(account, { content: 'second' }));
+    while (rig.emu.faults.list().length > 0) await new Promise((r) => setTimeout(r, 5));
+    const direct = await fetch(`${rig.root}/v1.0/me/threads`, {
+      method: 'POST',
+      body: new URLSearchParams({ media_type: 'TEXT', text: 'from elsewhere', auto_publish_text: 'true', access_token: account.accessToken }),
+    });
+    assert.equal(direct.status, 200);
+    const res = await pending;
+    assert.equal(!res.ok && res.category, 'quota_exceeded');
+    assert.deepEqual(rig.emu.ledger.list().map((e) => e.text), ['first', 'from elsewhere']);
   });
 });

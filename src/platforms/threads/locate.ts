@@ -18,6 +18,8 @@ export interface PostSought {
   replyToId?: string;
   /** Epoch ms; the post cannot be older than this. */
   notBefore: number;
+  /** media_type the post must have (TEXT_POST, IMAGE, VIDEO, CAROUSEL_ALBUM): media-only posts share the empty text. */
+  mediaType?: string;
 }
 
 function normalise(text: string): string {
@@ -30,6 +32,7 @@ interface Row {
   at: number;
   permalink?: string;
   repliedTo?: string;
+  mediaType?: string;
 }
 
 function readRow(raw: unknown): Row | undefined {
@@ -39,7 +42,7 @@ function readRow(raw: unknown): Row | undefined {
   if (!id) return undefined;
   const repliedTo = r.replied_to && typeof r.replied_to === 'object' ? stringField((r.replied_to as Record<string, unknown>).id) : undefined;
   const at = typeof r.timestamp === 'string' ? Date.parse(r.timestamp) : Number.NaN;
-  return { id, text: typeof r.text === 'string' ? r.text : '', at, permalink: stringField(r.permalink), repliedTo };
+  return { id, text: typeof r.text === 'string' ? r.text : '', at, permalink: stringField(r.permalink), repliedTo, mediaType: stringField(r.media_type) };
 }
 
 /**
@@ -48,7 +51,7 @@ function readRow(raw: unknown): Row | undefined {
  */
 export async function findPost(ctx: PublishContext, sought: PostSought): Promise<Outcome<{ post?: { id: string; permalink?: string } }>> {
   const path = sought.replyToId ? `${ctx.userId}/replies` : `${ctx.userId}/threads`;
-  const fields = sought.replyToId ? 'id,text,timestamp,permalink,replied_to' : 'id,text,timestamp,permalink';
+  const fields = `id,text,timestamp,permalink,media_type${sought.replyToId ? ',replied_to' : ''}`;
   const since = Math.max(EARLIEST_SINCE, Math.floor(sought.notBefore / 1000));
   const want = normalise(sought.text);
   let best: Row | undefined;
@@ -61,6 +64,7 @@ export async function findPost(ctx: PublishContext, sought: PostSought): Promise
     for (const row of rows) {
       if (normalise(row.text) !== want) continue;
       if (sought.replyToId && row.repliedTo !== sought.replyToId) continue;
+      if (sought.mediaType && row.mediaType && row.mediaType !== sought.mediaType) continue;
       // Timestamps are whole seconds; allow for that.
       if (Number.isFinite(row.at) && row.at < sought.notBefore - 1000) continue;
       if (!best || (Number.isFinite(row.at) && row.at < best.at)) best = row;

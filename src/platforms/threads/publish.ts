@@ -9,7 +9,7 @@ import { createContainer, readContainerStatus, waitForContainer, type PublishCon
 import { containerErrorFailure, containerExpiredFailure, threadsFailure } from './errors.ts';
 import { readQuota } from './health.ts';
 import { findPost, permalinkOf } from './locate.ts';
-import { buildSteps, readCheckpoint, toCheckpoint, type Step, type ThreadsCheckpoint } from './steps.ts';
+import { buildSteps, mediaTypeOf, readCheckpoint, toCheckpoint, type Step, type ThreadsCheckpoint } from './steps.ts';
 
 // Threads does not say when a rolling-window slot frees up; an hour is a cheap interval to look again.
 const QUOTA_RECHECK_MS = 60 * 60_000;
@@ -60,7 +60,7 @@ function replyToOf(run: Run, step: Step): string | undefined {
 /** The pending container is PUBLISHED: find the post it became and record it, never post it again. */
 async function adoptPublished(run: Run, step: Step): Promise<Outcome<{ id: string }>> {
   const since = (run.cp.pending?.createdAt ?? run.request.attemptStartedAt) - CLOCK_SLACK_MS;
-  const found = await findPost(run.ctx, { text: step.text, replyToId: replyToOf(run, step), notBefore: since });
+  const found = await findPost(run.ctx, { text: step.text, replyToId: replyToOf(run, step), notBefore: since, mediaType: mediaTypeOf(step) });
   if (!found.ok) return found;
   if (!found.post) {
     return failure('outcome_unknown', 'Threads shows the post as published but does not list it yet; it will be looked up again');

@@ -6,7 +6,7 @@ import type { ThreadsApi } from './api.ts';
 import { readContainerStatus } from './containers.ts';
 import { findPost, permalinkOf } from './locate.ts';
 import { publishContext } from './publish.ts';
-import { buildSteps, readCheckpoint } from './steps.ts';
+import { buildSteps, mediaTypeOf, readCheckpoint } from './steps.ts';
 
 const CLOCK_SLACK_MS = 60_000;
 
@@ -34,7 +34,7 @@ export async function threadsReconcile(deps: AdapterDeps, api: ThreadsApi, reque
     if (root) return { ok: true, found: false };
     // Nothing was checkpointed, so no container was ever about to be published; look anyway.
     const first = steps[0]!;
-    const found = await findPost(ctx, { text: first.text, notBefore: request.attemptStartedAt - CLOCK_SLACK_MS });
+    const found = await findPost(ctx, { text: first.text, notBefore: request.attemptStartedAt - CLOCK_SLACK_MS, mediaType: mediaTypeOf(first) });
     if (!found.ok) return found;
     if (!found.post) return { ok: true, found: false };
     return foundRoot(found.post.id, found.post.permalink);
@@ -56,7 +56,7 @@ export async function threadsReconcile(deps: AdapterDeps, api: ThreadsApi, reque
   if (pending.index < last) return { ok: true, found: false };
   const step = steps[pending.index]!;
   const replyToId = pending.index === 0 ? undefined : cp.published[pending.index - 1]?.id;
-  const found = await findPost(ctx, { text: step.text, replyToId, notBefore: pending.createdAt - CLOCK_SLACK_MS });
+  const found = await findPost(ctx, { text: step.text, replyToId, notBefore: pending.createdAt - CLOCK_SLACK_MS, mediaType: mediaTypeOf(step) });
   if (!found.ok) return found;
   if (!found.post) return { ok: true, found: 'unknown', message: 'Threads shows the container as published but does not list the post yet' };
   const root = pending.index === 0 ? found.post : { id: cp.published[0]!.id, permalink: undefined };

@@ -22,6 +22,13 @@ export function buildSteps(request: Pick<PublishRequest, 'content' | 'media' | '
   return steps;
 }
 
+/** The media_type Threads reports for the post a step becomes. */
+export function mediaTypeOf(step: Step): 'TEXT_POST' | 'IMAGE' | 'VIDEO' | 'CAROUSEL_ALBUM' {
+  if (step.media.length === 0) return 'TEXT_POST';
+  if (step.media.length > 1) return 'CAROUSEL_ALBUM';
+  return step.media[0]!.type === 'video' ? 'VIDEO' : 'IMAGE';
+}
+
 export interface PublishedItem {
   index: number;
   /** Threads media id of the published post. */
