@@ -249,9 +249,15 @@ describe('Threads adapter against the emulator', () => {
     const adapter = rig.adapter();
     const account = credentials(await connect(adapter));
     const bad = { type: 'video' as const, url: `${rig.server.mediaUrl}/sample.mp4?sandbox_error=INVALID_DURATION` };
-    const single = await adapter.publish(request(account, { content: 'clip', media: [bad] }));
+    const attempt = request(account, { content: 'clip', media: [bad] });
+    const single = await adapter.publish(attempt);
     assert.equal(!single.ok && single.category, 'media_rejected');
     assert.equal(!single.ok && single.platformCode, 'INVALID_DURATION');
+    // A retry does not trust the dead container: it asks Threads again with a new one.
+    const containers = rig.emu.store.containers.size;
+    const retry = await adapter.publish(request(account, { content: 'clip', media: [bad], checkpoint: attempt.saved.at(-1)! }));
+    assert.equal(!retry.ok && retry.category, 'media_rejected');
+    assert.equal(rig.emu.store.containers.size, containers + 1);
     const carousel = await adapter.publish(request(account, { content: 'set', media: [image, bad] }));
     assert.equal(!carousel.ok && carousel.category, 'media_rejected');
     assert.equal(rig.emu.ledger.list().length, 0);

@@ -57,7 +57,12 @@ export async function waitForContainer(ctx: PublishContext, containerId: string)
     if (clock.now() >= deadline) {
       return failure('platform_unavailable', `Threads is still processing the media after ${Math.round(timing.maxProcessingMs / 1000)} s; will try again`);
     }
-    await clock.sleep(timing.pollIntervalMs, ctx.signal);
+    try {
+      await clock.sleep(timing.pollIntervalMs, ctx.signal);
+    } catch {
+      // Cancelled by the caller: nothing was published while waiting.
+      return failure('platform_unavailable', 'publishing was cancelled while Threads processed the media');
+    }
   }
 }
 

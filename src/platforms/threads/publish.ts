@@ -75,8 +75,9 @@ async function publishStep(run: Run, step: Step): Promise<Outcome<{ id: string }
     const read = await readContainerStatus(ctx, run.cp.pending.containerId);
     if (!read.ok) return read;
     if (read.status === 'PUBLISHED') return adoptPublished(run, step);
-    if (read.status === 'ERROR') return containerErrorFailure(read.errorMessage);
-    if (read.status !== 'EXPIRED') containerId = run.cp.pending.containerId;
+    // ERROR and EXPIRED containers are dead but harmless: a new one is tried (the file behind the URL
+    // may have been fixed since), and a file still refused fails that one.
+    if (read.status === 'FINISHED' || read.status === 'IN_PROGRESS') containerId = run.cp.pending.containerId;
   }
   if (!containerId) {
     const created = await createContainer(ctx, step, replyToOf(run, step));
