@@ -1,0 +1,126 @@
+// What the Threads emulator remembers: sandbox users, containers (with their processing states),
+// published posts and when each token was issued.
+import { createHash } from 'node:crypto';
+
+const HOUR_MS = 60 * 60_000;
+export const DAY_MS = 24 * HOUR_MS;
+/** Unpublished containers expire after 24 hours. */
+export const CONTAINER_TTL_MS = DAY_MS;
+
+export type ContainerType = 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
+export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'ERROR' | 'EXPIRED';
+
+export interface SandboxUser {
+  id: string;
+  username: string;
+  name: string;
+}
+
+export interface Container {
+  id: string;
+  userId: string;
+  type: ContainerType;
+  text?: string;
+  mediaUrl?: string;
+  isCarouselItem: boolean;
+  children: string[];
+  replyToId?: string;
+  replyControl?: string;
+  topicTag?: string;
+  createdAt: number;
+  /** error_message the container will show once processed (sandbox_error on the media URL). */
+  failWith?: string;
+  publishedId?: string;
+}
+
+export interface Post {
+  id: string;
+  userId: string;
+  containerId: string;
+  mediaType: 'TEXT_POST' | 'IMAGE' | 'VIDEO' | 'CAROUSEL_ALBUM';
+  text: string;
+  media: { type: string; url: string }[];
+  replyToId?: string;
+  rootId: string;
+  replyControl: string;
+  topicTag?: string;
+  createdAt: number;
+  shortcode: string;
+}
+
+export interface TokenInfo {
+  issuedAt: number;
+  longLived: boolean;
+}
+
+// Ids above 2^53, like Meta's, so that anything parsing them as numbers breaks in tests.
+const ID_BASE = 17_841_000_000_000_000n;
+
+export class ThreadsStore {
+  users = new Map<string, SandboxUser>();
+  containers = new Map<string, Container>();
+  posts = new Map<string, Post>();
+  tokens = new Map<string, TokenInfo>();
+  #next = 0n;
+
+  nextId(): string {
+    this.#next += 1n;
+    return (ID_BASE + this.#next * 7n).toString();
+  }
+
+  /** A stable identity for a sandbox user name. */
+  userFor(name: string): SandboxUser {
+    const digest = createHash('sha256').update(`threads:${name}`).digest();
+    const id = (25_000_000_000_000_000n + (digest.readBigUInt64BE(0) % 1_000_000_000_000_000n)).toString();
+    const existing = this.users.get(id);
+    if (existing) return existing;
+    const user = { id, username: name, name: name.charAt(0).toUpperCase() + name.slice(1) };
+    this.users.set(id, user);
+    return user;
+  }
+
+  status(c: Container, now: number, processingMs: number): { status: ContainerStatus; errorMessage?: string } {
+    if (c.publishedId) return { status: 'PUBLISHED' };
+    if (now - c.createdAt >= CONTAINER_TTL_MS) return { status: 'EXPIRED' };
+    if (c.type === 'CAROUSEL') {
+      let inProgress = false;
+      for (const childId of c.children) {
+        const child = this.containers.get(childId);
+        if (!child) return { status: 'ERROR', errorMessage: 'UNKNOWN' };
+        const s = this.status(child, now, processingMs);
+        if (s.status === 'ERROR' || s.status === 'EXPIRED') return { status: 'ERROR', errorMessage: s.errorMessage ?? 'UNKNOWN' };
+        if (s.status === 'IN_PROGRESS') inProgress = true;
+      }
+      return { status: inProgress ? 'IN_PROGRESS' : 'FINISHED' };
+    }
+    if (c.type === 'TEXT') return { status: 'FINISHED' };
+    if (now - c.createdAt < processingMs) return { status: 'IN_PROGRESS' };
+    if (c.failWith) return { status: 'ERROR', errorMessage: c.failWith };
+    return { status: 'FINISHED' };
+  }
+
+  /** Posts (or replies) this user published in the rolling 24 hours before now. */
+  publishedInWindow(userId: string, now: number, replies: boolean): number {
+    let n = 0;
+    for (const p of this.posts.values()) {
+      if (p.userId === userId && (p.replyToId !== undefined) === replies && p.createdAt > now - DAY_MS) n++;
+    }
+    return n;
+  }
+
+  permalink(post: Post): string {
+    const user = this.users.get(post.userId);
+    return `https://www.threads.com/@${user?.username ?? 'unknown'}/post/${post.shortcode}`;
+  }
+
+  reset(): void {
+    this.users.clear();
+    this.containers.clear();
+    this.posts.clear();
+    this.tokens.clear();
+  }
+}
+
+export function shortcodeFor(id: string): string {
+  return createHash('sha1').update(id).digest('base64url').slice(0, 11);
+}
