@@ -63,8 +63,10 @@ export async function redeemCode(
     { label },
   );
   if (!res.ok) {
+    // 100 (invalid, used or expired code; redirect_uri mismatch) and 190 mean the code itself was refused.
+    // Anything else (a wrong app secret, an outage) keeps its own category.
     const f = res.failure;
-    const refused = f.httpStatus !== undefined && f.httpStatus < 500 && f.category !== 'rate_limited';
+    const refused = f.platformCode !== undefined && /^(100|190)(\/|$)/.test(f.platformCode);
     return refused ? { ...f, category: 'auth_expired' } : f;
   }
   const short = str(res.body, 'access_token');

@@ -98,6 +98,11 @@ function installGraphHooks(app: FastifyInstance, ctx: MetaContext, emu: Emulator
   });
 
   app.setNotFoundHandler(async (req, reply) => graphError(reply, 400, 2500, `Unknown path components: ${req.url.split('?')[0]}`));
+  // Bodies Fastify cannot parse (and any bug) still answer in Graph's envelope.
+  app.setErrorHandler(async (err: { statusCode?: number; message?: string }, _req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+    return status >= 500 ? reply.code(status).send(envelope(1, 'An unknown error has occurred.', { transient: true })) : graphError(reply, status, 100, `(#100) ${err.message ?? 'Invalid request'}`);
+  });
 }
 
 /** An injected fault, rendered as Graph renders that failure. */
