@@ -137,6 +137,19 @@ test('several images are staged unpublished, checkpointed, then posted together'
   assert.equal(entry?.media.length, 3);
 });
 
+test('an album whose feed call failed resumes with the photos already staged', async () => {
+  emu.faults.add({ kind: 'server_error', method: 'POST', path: '/feed' });
+  const { req, again } = request(page(), 'Album, second try', [image(), image()]);
+  const out = await fb.publish(req);
+  assert.equal(!out.ok && out.category, 'platform_unavailable');
+  assert.deepEqual(await fb.reconcile(again()), { ok: true, found: false });
+  const staged = emu.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/photos')).length;
+  const retried = await fb.publish(again());
+  assert.ok(retried.ok, JSON.stringify(retried));
+  assert.equal(emu.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/photos')).length, staged, 'no photo staged twice');
+  assert.equal(emu.ledger.get(retried.platformPostId)?.media.length, 2);
+});
+
 test('one video is a video post with an absolute link', async () => {
   const out = await fb.publish(request(page(), 'A video', [video()]).req);
   assert.ok(out.ok, JSON.stringify(out));
