@@ -11,6 +11,8 @@ export interface GraphError {
   error_user_title?: string;
   error_user_msg?: string;
   fbtrace_id?: string;
+  /** Graph's own hint that retrying the same call may succeed. */
+  is_transient?: boolean;
 }
 
 export function parseGraphError(body: unknown): GraphError | null {
@@ -27,12 +29,14 @@ export function parseGraphError(body: unknown): GraphError | null {
     error_user_title: typeof e.error_user_title === 'string' ? e.error_user_title : undefined,
     error_user_msg: typeof e.error_user_msg === 'string' ? e.error_user_msg : undefined,
     fbtrace_id: typeof e.fbtrace_id === 'string' ? e.fbtrace_id : undefined,
+    is_transient: e.is_transient === true ? true : undefined,
   };
 }
 
 const THROTTLE_CODES = new Set([4, 17, 32, 613, 80001, 80002, 80005, 80006, 80008, 341]);
 const TRANSIENT_CODES = new Set([1, 2]);
-const AUTH_CODES = new Set([190, 102]);
+// 104: "An access token is required" — no usable token, same remedy as an expired one.
+const AUTH_CODES = new Set([190, 102, 104]);
 
 // Publishing subcodes (Instagram 2207xxx and friends) that are about the media file itself.
 const MEDIA_SUBCODES = new Set([
@@ -46,7 +50,11 @@ const ACCOUNT_SUBCODES = new Set([2207050, 1404078, 4854002]);
 
 /** Default wait when Meta throttles without saying for how long. */
 export const DEFAULT_THROTTLE_WAIT_MS = 5 * 60_000;
-const DAY_MS = 24 * 60 * 60_000;
+/**
+ * Default wait when a publishing quota is used up. Quotas are rolling 24-hour windows and Meta does not
+ * say when the oldest post leaves the window, so look again in an hour rather than a full day.
+ */
+export const DEFAULT_QUOTA_WAIT_MS = 60 * 60_000;
 
 /**
  * Reads `estimated_time_to_regain_access` (minutes) from X-Business-Use-Case-Usage, the only place
@@ -81,6 +89,7 @@ export function graphErrorCategory(err: GraphError, httpStatus: number): Failure
     if (code === 10 || (code >= 200 && code <= 299)) return 'permission_missing';
     if (THROTTLE_CODES.has(code)) return 'rate_limited';
     if (TRANSIENT_CODES.has(code)) return 'platform_unavailable';
+    if (err.is_transient) return 'platform_unavailable';
     if (code === 9004) return 'media_rejected';
     if (code === 100 || code === 368 || code === 506 || code === 1609005 || code === 24) return 'content_rejected';
   }
@@ -117,7 +126,7 @@ export function graphFailure(res: HttpResult, now: number, label: string): Platf
   const platformCode = err.code !== undefined ? `${err.code}${err.error_subcode !== undefined ? `/${err.error_subcode}` : ''}` : undefined;
   const extra: Omit<PlatformFailure, 'ok' | 'category' | 'message'> = { httpStatus: res.status, platformCode };
   if (category === 'rate_limited') extra.retryAt = regainAccessAt(res.headers, now) ?? now + DEFAULT_THROTTLE_WAIT_MS;
-  if (category === 'quota_exceeded') extra.retryAt = regainAccessAt(res.headers, now) ?? now + DAY_MS;
+  if (category === 'quota_exceeded') extra.retryAt = regainAccessAt(res.headers, now) ?? now + DEFAULT_QUOTA_WAIT_MS;
   return failure(category, `${label}: ${graphMessage(err)}`, extra);
 }
 

@@ -1,0 +1,27 @@
+// Instagram professional accounts through Facebook Login (Instagram API with Facebook Login). Uses the
+// Facebook app's configuration: same Graph URL, same consent dialog.
+import type { AdapterDeps } from '../deps.ts';
+import type { PlatformAdapter } from '../types.ts';
+import { createGraph } from '../meta/graph.ts';
+import { dialogUrl } from '../meta/login.ts';
+import { INSTAGRAM_SCOPES, instagramInfo } from './info.ts';
+import type { InstagramContext } from './lookup.ts';
+import { connectInstagram, instagramHealth, refreshInstagram, revokeInstagram } from './oauth.ts';
+import { publishInstagram } from './publish.ts';
+import { reconcileInstagram } from './reconcile.ts';
+import { validateInstagram } from './validate.ts';
+
+export function createInstagramAdapter(deps: AdapterDeps): PlatformAdapter {
+  const ctx: InstagramContext = { deps, graph: createGraph(deps) };
+  return {
+    info: instagramInfo,
+    authorizeUrl: (input) => dialogUrl(deps, INSTAGRAM_SCOPES, input),
+    connect: (input) => connectInstagram(ctx, input),
+    refresh: (account) => refreshInstagram(ctx, account),
+    revoke: (account) => revokeInstagram(ctx, account),
+    health: (account) => instagramHealth(ctx, account),
+    publish: (request) => publishInstagram(ctx, request),
+    reconcile: (request) => reconcileInstagram(ctx, request),
+    validate: (target) => validateInstagram(target),
+  };
+}

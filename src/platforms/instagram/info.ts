@@ -1,0 +1,36 @@
+// Static facts about Instagram publishing (Instagram API with Facebook Login), kept as data.
+import type { PlatformInfo } from '../types.ts';
+
+export const INSTAGRAM_SCOPES = [
+  'instagram_basic',
+  'instagram_content_publish',
+  // Needed by POST /{media-id}/comments, which posts the firstComment.
+  'instagram_manage_comments',
+  'pages_show_list',
+  'pages_read_engagement',
+  'business_management',
+] as const;
+
+export const INSTAGRAM_REQUIRED_SCOPES = ['instagram_basic', 'instagram_content_publish', 'pages_show_list', 'pages_read_engagement'] as const;
+
+export const INSTAGRAM_LIMITS = {
+  maxCaptionChars: 2_200,
+  maxHashtags: 30,
+  minCarouselItems: 2,
+  maxCarouselItems: 10,
+} as const;
+
+const DAY_MS = 24 * 60 * 60_000;
+
+export const instagramInfo: PlatformInfo = {
+  platform: 'instagram',
+  displayName: 'Instagram',
+  usesPkce: false, // same Facebook Login flow as the facebook platform
+  scopes: [...INSTAGRAM_SCOPES],
+  requiredScopes: [...INSTAGRAM_REQUIRED_SCOPES],
+  // Long-lived user tokens live about 60 days and can only be exchanged while still valid.
+  refreshAheadMs: 7 * DAY_MS,
+  // The publishing cap (50 or 100 per 24 h) differs per account; publish reads it live instead.
+  publishLimits: [],
+  supportsRevoke: true,
+};

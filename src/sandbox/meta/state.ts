@@ -1,0 +1,194 @@
+// Everything the Meta emulator remembers: sandbox users with their Pages and linked Instagram accounts,
+// and the objects Graph would hold (posts, photos, videos, stories, IG containers, IG media, comments).
+import { createHash } from 'node:crypto';
+
+export interface IgAccount {
+  id: string;
+  username: string;
+  name: string;
+  pageId: string;
+  userId: string;
+}
+
+export interface Page {
+  id: string;
+  name: string;
+  /** Real Pages often have no username; every second sandbox Page goes without one. */
+  username?: string;
+  userId: string;
+  ig: IgAccount;
+}
+
+export interface SandboxUser {
+  id: string;
+  name: string;
+  pages: Page[];
+  /** How many of the Pages the latest consent granted. */
+  granted: number;
+}
+
+export interface FbPost {
+  id: string;
+  pageId: string;
+  message: string;
+  link?: string;
+  createdAt: number;
+  kind: 'post' | 'photo' | 'video';
+  photoIds: string[];
+  videoId?: string;
+}
+
+export interface FbPhoto {
+  id: string;
+  pageId: string;
+  url: string;
+  published: boolean;
+  /** An unpublished photo can be attached to one post or story. */
+  used: boolean;
+  postId?: string;
+  createdAt: number;
+}
+
+export interface FbVideo {
+  id: string;
+  pageId: string;
+  kind: 'video' | 'reel' | 'story';
+  description?: string;
+  fileUrl?: string;
+  uploaded: boolean;
+  /** Processing ends at this time (set once the bytes are there). */
+  readyAt?: number;
+  /** The file is not a video: processing ends in an error. */
+  broken: boolean;
+  published: boolean;
+  createdAt: number;
+}
+
+export interface FbStory {
+  postId: string;
+  pageId: string;
+  mediaId: string;
+  mediaType: 'photo' | 'video';
+  createdAt: number;
+}
+
+export type IgMediaType = 'IMAGE' | 'VIDEO' | 'REELS' | 'STORIES' | 'CAROUSEL';
+
+export interface IgContainer {
+  id: string;
+  igId: string;
+  mediaType: IgMediaType;
+  imageUrl?: string;
+  videoUrl?: string;
+  caption: string;
+  children: string[];
+  isCarouselItem: boolean;
+  collaborators: string[];
+  shareToFeed?: boolean;
+  createdAt: number;
+  readyAt: number;
+  /** Why processing fails (the `status` text of an ERROR container). */
+  error?: string;
+  mediaId?: string;
+}
+
+export interface IgMedia {
+  id: string;
+  igId: string;
+  containerId: string;
+  caption: string;
+  mediaType: 'IMAGE' | 'VIDEO' | 'CAROUSEL_ALBUM';
+  productType: 'FEED' | 'REELS' | 'STORY';
+  shortcode: string;
+  createdAt: number;
+}
+
+export interface IgComment {
+  id: string;
+  mediaId: string;
+  text: string;
+  createdAt: number;
+}
+
+function digits(seed: string, length: number): string {
+  const n = BigInt(`0x${createHash('sha256').update(seed).digest('hex')}`);
+  return (n % 10n ** BigInt(length)).toString().padStart(length, '0');
+}
+
+function handle(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9_.]+/g, '_').slice(0, 20) || 'sandbox';
+}
+
+const SHORTCODE_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
+
+export class MetaState {
+  users = new Map<string, SandboxUser>();
+  pages = new Map<string, Page>();
+  igAccounts = new Map<string, IgAccount>();
+  posts = new Map<string, FbPost>();
+  photos = new Map<string, FbPhoto>();
+  videos = new Map<string, FbVideo>();
+  stories = new Map<string, FbStory>();
+  containers = new Map<string, IgContainer>();
+  media = new Map<string, IgMedia>();
+  comments = new Map<string, IgComment>();
+  #counter = 0n;
+
+  /** A fresh Graph-looking numeric id (object ids are unique across kinds, as on Graph). */
+  nextId(prefix = '1'): string {
+    this.#counter += 1n;
+    return `${prefix}${(10n ** 14n + this.#counter).toString()}`;
+  }
+
+  shortcode(): string {
+    let s = '';
+    const n = this.#counter + 1n;
+    for (let i = 0; i < 11; i++) s += SHORTCODE_CHARS[Number((n * 7919n + BigInt(i) * 104729n) % 64n)];
+    return s;
+  }
+
+  /** The sandbox user behind a consent, with `pageCount` Pages each linked to an Instagram account. */
+  ensureUser(name: string, pageCount: number): SandboxUser {
+    const id = `10${digits(`user:${name}`, 13)}`;
+    let user = this.users.get(id);
+    if (!user) {
+      user = { id, name, pages: [], granted: 0 };
+      this.users.set(id, user);
+    }
+    for (let i = user.pages.length; i < pageCount; i++) {
+      const pageId = `11${digits(`page:${name}:${i}`, 13)}`;
+      const title = `${name.charAt(0).toUpperCase()}${name.slice(1)} Page ${i + 1}`;
+      const ig: IgAccount = {
+        id: `17841${digits(`ig:${name}:${i}`, 12)}`,
+        username: `${handle(name)}_ig${i + 1}`,
+        name: `${title} on Instagram`,
+        pageId,
+        userId: id,
+      };
+      const page: Page = { id: pageId, name: title, userId: id, ig, ...(i % 2 === 0 ? { username: `${handle(name)}.page${i + 1}` } : {}) };
+      user.pages.push(page);
+      this.pages.set(pageId, page);
+      this.igAccounts.set(ig.id, ig);
+    }
+    user.granted = pageCount;
+    return user;
+  }
+
+  /** Pages granted by the user's latest consent (a later consent may grant fewer). */
+  grantedPages(userId: string): Page[] {
+    const user = this.users.get(userId);
+    return user ? user.pages.slice(0, user.granted) : [];
+  }
+
+  clear(): void {
+    for (const m of [this.users, this.pages, this.igAccounts, this.posts, this.photos, this.videos, this.stories, this.containers, this.media, this.comments]) {
+      m.clear();
+    }
+    this.#counter = 0n;
+  }
+}
+
+/** Graph's time format: 2026-11-22T10:00:00+0000. */
+export function graphTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
+}
