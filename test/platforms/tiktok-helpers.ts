@@ -47,7 +47,7 @@ export function credentials(a: ConnectedAccount): AccountCredentials {
   };
 }
 
-export async function connectAccount(h: Harness, user: string, extra: Record<string, string> = {}): Promise<{ account: ConnectedAccount; creds: AccountCredentials }> {
+export async function connectAccount(h: Pick<Harness, 'adapter'>, user: string, extra: Record<string, string> = {}): Promise<{ account: ConnectedAccount; creds: AccountCredentials }> {
   const authUrl = h.adapter.authorizeUrl({ state: `state-${user}`, redirectUri: REDIRECT });
   const { code, state } = await approveConsent(authUrl, { sandbox_user: user, ...extra });
   assert.equal(state, `state-${user}`);
