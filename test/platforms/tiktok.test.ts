@@ -1,8 +1,9 @@
 // The TikTok adapter against the TikTok emulator over real HTTP on 127.0.0.1.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { REDIRECT, connectAccount, image, publishRequest, retryOf, sleep, startHarness, video, type Harness } from './tiktok-helpers.ts';
+import { REDIRECT, connectAccount, image, publishRequest, startHarness, video, type Harness } from './tiktok-helpers.ts';
 import { approveConsent } from '../helpers/platform.ts';
+import { createServer } from 'node:http';
 
 let h: Harness;
 before(async () => {
@@ -200,6 +201,30 @@ describe('publishing', () => {
     const r = await h.adapter.publish(publishRequest(creds, [{ type: 'video', url: `${h.server.mediaUrl}/sample.jpg` }]));
     assert.equal(!r.ok && r.category, 'media_rejected');
     assert.equal(initCalls().length, before);
+  });
+
+  test('a video longer than the creator may post is refused before the upload', async () => {
+    // An MP4 whose movie header says 700 s; the sandbox creator may post 600 s.
+    const mvhd = Buffer.alloc(108);
+    mvhd.writeUInt32BE(108);
+    mvhd.write('mvhd', 4, 'latin1');
+    mvhd.writeUInt32BE(1000, 20);
+    mvhd.writeUInt32BE(700_000, 24);
+    const moov = Buffer.concat([Buffer.from([0, 0, 0, 116]), Buffer.from('moov', 'latin1'), mvhd]);
+    const file = Buffer.concat([Buffer.from('\0\0\0\x10ftypmp42\0\0\0\0', 'latin1'), moov]);
+    const host = createServer((_req, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(file));
+    await new Promise<void>((r) => host.listen(0, '127.0.0.1', r));
+    try {
+      const { creds } = await connectAccount(h, 'longform');
+      const before = initCalls().length;
+      const port = (host.address() as { port: number }).port;
+      const r = await h.adapter.publish(publishRequest(creds, [{ type: 'video', url: `http://127.0.0.1:${port}/long.mp4` }]));
+      assert.equal(!r.ok && r.category, 'media_rejected');
+      assert.match(!r.ok ? r.message : '', /700 s.*at most 600 s/);
+      assert.equal(initCalls().length, before);
+    } finally {
+      await new Promise((r) => host.close(r));
+    }
   });
 
   test('when the public id does not come in time, the publish id and profile URL are returned', async () => {
