@@ -21,6 +21,7 @@ describe('accounts', () => {
     assert.equal(url.searchParams.get('client_key'), h.deps.app.clientId);
     assert.equal(url.searchParams.get('response_type'), 'code');
     assert.equal(url.searchParams.get('scope'), 'user.info.basic,user.info.profile,video.publish,video.upload');
+    assert.ok(url.search.includes('scope=user.info.basic,user.info.profile,video.publish,video.upload&'), 'commas stay bare, as in TikTok\'s docs');
     assert.equal(url.searchParams.get('redirect_uri'), REDIRECT);
     assert.equal(url.searchParams.get('state'), 'abc');
     assert.equal(url.searchParams.get('code_challenge'), null);

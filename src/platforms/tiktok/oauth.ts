@@ -16,6 +16,8 @@ export function authorizeUrl(deps: AdapterDeps, input: { state: string; redirect
     url.searchParams.set('code_challenge', input.codeChallenge);
     url.searchParams.set('code_challenge_method', 'S256');
   }
+  // TikTok's docs write the scope list with bare commas; they are legal in a query, so keep them so.
+  url.search = url.search.replace(/([?&]scope=)([^&]*)/, (_m, key: string, value: string) => key + value.replace(/%2C/gi, ','));
   return url.toString();
 }
 
