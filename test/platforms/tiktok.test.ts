@@ -54,6 +54,20 @@ describe('accounts', () => {
     assert.deepEqual(account.meta.privacyLevelOptions, ['MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY']);
   });
 
+  test('a user who grants only the basic scopes still connects; health names what is missing', async () => {
+    const authUrl = h.adapter.authorizeUrl({ state: 's', redirectUri: REDIRECT });
+    const { code } = await approveConsent(authUrl, { sandbox_user: 'minimal', scope: 'user.info.basic' });
+    const r = await h.adapter.connect({ code, redirectUri: REDIRECT });
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    const account = r.accounts[0]!;
+    // Without user.info.profile the handle is unknown; the display name stands in.
+    assert.equal(account.username, 'minimal');
+    assert.deepEqual(account.grant.scopes, ['user.info.basic']);
+    assert.deepEqual(account.meta, {}, 'no creator options without video.publish');
+    const missing = h.adapter.info.requiredScopes.filter((s) => !account.grant.scopes.includes(s));
+    assert.deepEqual(missing, ['user.info.profile', 'video.publish']);
+  });
+
   test('a code used twice is refused as auth_expired', async () => {
     const { code } = await approveConsent(h.adapter.authorizeUrl({ state: 's', redirectUri: REDIRECT }), { sandbox_user: 'twice' });
     assert.equal((await h.adapter.connect({ code, redirectUri: REDIRECT })).ok, true);

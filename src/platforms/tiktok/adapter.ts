@@ -30,7 +30,7 @@ export function createTikTokAdapter(deps: AdapterDeps, options: TikTokAdapterOpt
       const exchanged = await exchangeCode(deps, input);
       if (isFailure(exchanged)) return exchanged;
       const { grant } = exchanged;
-      const who = await fetchUser(deps, grant.accessToken);
+      const who = await fetchUser(deps, grant.accessToken, grant.scopes);
       if (isFailure(who)) return who;
       let meta: AccountMeta = {};
       let creatorUsername: string | undefined;
@@ -61,7 +61,7 @@ export function createTikTokAdapter(deps: AdapterDeps, options: TikTokAdapterOpt
     revoke: (account) => revokeAccount(deps, account),
 
     async health(account) {
-      const who = await fetchUser(deps, account.accessToken);
+      const who = await fetchUser(deps, account.accessToken, account.scopes);
       if (isFailure(who)) return who;
       const creator = await queryCreatorInfo(deps, account.accessToken);
       // A creator_info hiccup does not make a working token unhealthy; the stored meta stays.

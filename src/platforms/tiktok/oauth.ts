@@ -94,9 +94,15 @@ export interface TikTokUser {
 }
 
 export const USER_FIELDS = 'open_id,union_id,avatar_url,display_name,username';
+const BASIC_USER_FIELDS = 'open_id,union_id,avatar_url,display_name';
 
-export async function fetchUser(deps: AdapterDeps, token: string): Promise<{ ok: true; user: TikTokUser } | PlatformFailure> {
-  const res = await callApi(deps, { method: 'GET', path: '/v2/user/info/', token, query: { fields: USER_FIELDS } });
+/** username needs user.info.profile; asking for a field beyond the grant fails the whole call. */
+export function userFields(scopes: string[]): string {
+  return scopes.length === 0 || scopes.includes('user.info.profile') ? USER_FIELDS : BASIC_USER_FIELDS;
+}
+
+export async function fetchUser(deps: AdapterDeps, token: string, scopes: string[]): Promise<{ ok: true; user: TikTokUser } | PlatformFailure> {
+  const res = await callApi(deps, { method: 'GET', path: '/v2/user/info/', token, query: { fields: userFields(scopes) } });
   if (!res.ok) return res;
   const u = res.data.user && typeof res.data.user === 'object' ? (res.data.user as Json) : {};
   const openId = asString(u.open_id);
