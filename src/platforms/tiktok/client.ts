@@ -2,7 +2,7 @@
 // Every answer comes back as data: the envelope's `data` on success, or a PlatformFailure.
 import type { AdapterDeps } from '../deps.ts';
 import type { HttpRequest } from '../http.ts';
-import type { PlatformFailure } from '../types.ts';
+import { failure, type PlatformFailure } from '../types.ts';
 import { answeredFailure, parseEnvelopeError, parseOAuthError, tiktokFailure, unansweredFailure } from './errors.ts';
 
 export type Json = Record<string, unknown>;
@@ -45,8 +45,11 @@ export async function callApi(deps: AdapterDeps, call: ApiCall): Promise<ApiResu
   const now = deps.clock.now();
   const err = parseEnvelopeError(result.body);
   if (err) return tiktokFailure(err, result.status, now, result.headers);
-  if (result.status < 200 || result.status >= 300 || !result.body || typeof result.body !== 'object') {
-    return answeredFailure(result, now);
+  if (result.status < 200 || result.status >= 300) return answeredFailure(result, now);
+  if (!result.body || typeof result.body !== 'object') {
+    // Accepted, but unreadable: a creating call may have taken effect.
+    const text = 'TikTok answered with a body Herald cannot read';
+    return call.creates ? failure('outcome_unknown', `${text}; the post may exist`) : failure('platform_unavailable', text, { httpStatus: result.status });
   }
   const data = (result.body as { data?: unknown }).data;
   return { ok: true, data: data && typeof data === 'object' ? (data as Json) : {}, text: result.text };

@@ -103,7 +103,7 @@ export function scrub(text: string): string {
 
 const LEAD: Partial<Record<FailureCategory, string>> = {
   auth_expired: 'TikTok no longer accepts this account\'s authorization',
-  permission_missing: 'TikTok refused: a permission is missing',
+  permission_missing: 'TikTok refused for lack of a permission',
   content_rejected: 'TikTok rejected the post',
   media_rejected: 'TikTok rejected the media',
   rate_limited: 'TikTok is rate limiting this account',

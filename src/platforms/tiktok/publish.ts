@@ -1,7 +1,7 @@
 // Publishing a TikTok target: resume from an earlier attempt's publish id when there is one, else
 // query creator_info (TikTok requires it before every Direct Post), then post a video or photos.
 import type { AdapterDeps } from '../deps.ts';
-import type { PublishOutcome, PublishRequest } from '../types.ts';
+import { failure, type PublishOutcome, type PublishRequest } from '../types.ts';
 import { isDeadPublish, readCheckpoint, type TikTokCheckpoint } from './checkpoint.ts';
 import { isFailure } from './client.ts';
 import { queryCreatorInfo } from './creator.ts';
@@ -9,7 +9,6 @@ import { checkPrivacy, readSettings, requirePrivacy } from './post-options.ts';
 import { publishPhotos } from './publish-photo.ts';
 import { publishVideo, type VideoUploadOptions } from './publish-video.ts';
 import { fetchStatus, pollUntilPublished } from './status.ts';
-import { failure } from '../types.ts';
 import { mediaShape } from './validate.ts';
 
 /**
