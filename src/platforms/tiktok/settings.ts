@@ -10,7 +10,15 @@ export const TIKTOK_PRIVACY_LEVELS = [
 /** tiktokSettings on a post, and platformSpecificData of a tiktok target (which overrides it). */
 export const TikTokSettingsSchema = Type.Object(
   {
-    privacyLevel: Type.Optional(Type.Union(TIKTOK_PRIVACY_LEVELS.map((v) => Type.Literal(v)))),
+    // Spelled out: mapping over the tuple loses the literal types, and Static<> typed this as undefined.
+    privacyLevel: Type.Optional(
+      Type.Union([
+        Type.Literal('PUBLIC_TO_EVERYONE'),
+        Type.Literal('MUTUAL_FOLLOW_FRIENDS'),
+        Type.Literal('FOLLOWER_OF_CREATOR'),
+        Type.Literal('SELF_ONLY'),
+      ]),
+    ),
     disableComment: Type.Optional(Type.Boolean()),
     disableDuet: Type.Optional(Type.Boolean()),
     disableStitch: Type.Optional(Type.Boolean()),

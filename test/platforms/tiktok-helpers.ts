@@ -1,0 +1,101 @@
+// Shared set-up for the TikTok adapter tests: an emulator on 127.0.0.1 with small chunk rules, an
+// adapter pointed at it, and helpers to connect sandbox users and build publish requests.
+import assert from 'node:assert/strict';
+import { createTikTokAdapter, type TikTokAdapterOptions } from '../../src/platforms/tiktok/adapter.ts';
+import type { ChunkRules } from '../../src/platforms/tiktok/info.ts';
+import { createPlatformHttp } from '../../src/platforms/http.ts';
+import type { AdapterDeps } from '../../src/platforms/deps.ts';
+import type { AccountCredentials, Checkpoint, ConnectedAccount, MediaItem, PlatformAdapter, PublishRequest } from '../../src/platforms/types.ts';
+import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
+import { createTikTokEmulator, type TikTokEmulator } from '../../src/sandbox/tiktok/emulator.ts';
+import { adapterDeps, approveConsent } from '../helpers/platform.ts';
+
+/** TikTok's rules scaled down 20x so multi-chunk uploads stay well under a few MB. */
+export const SMALL_CHUNKS: ChunkRules = { minChunkBytes: 256 * 1024, maxChunkBytes: 512 * 1024, maxFinalChunkBytes: 1024 * 1024, maxChunks: 1000 };
+export const REDIRECT = 'https://herald.example/v1/connect/tiktok/callback';
+
+export interface Harness {
+  server: EmulatorServer;
+  emu: TikTokEmulator;
+  root: string;
+  deps: AdapterDeps;
+  adapter: PlatformAdapter;
+  /** An adapter with other deps/options against the same emulator. */
+  adapterWith(deps: Partial<AdapterDeps>, options?: TikTokAdapterOptions): PlatformAdapter;
+  close(): Promise<void>;
+}
+
+export async function startHarness(): Promise<Harness> {
+  const emu = createTikTokEmulator({ processingMs: 30, chunkRules: SMALL_CHUNKS });
+  const server = await startEmulatorServer([emu]);
+  const root = server.rootOf('tiktok');
+  const options: TikTokAdapterOptions = { chunkRules: SMALL_CHUNKS, preferredChunkBytes: SMALL_CHUNKS.minChunkBytes, chunkTimeoutMs: 800 };
+  const base = adapterDeps({ apiUrl: root, authUrl: `${root}/v2/auth/authorize/` }, { http: createPlatformHttp({ timeoutMs: 800 }) });
+  const adapterWith = (deps: Partial<AdapterDeps>, extra: TikTokAdapterOptions = {}) => createTikTokAdapter({ ...base, ...deps }, { ...options, ...extra });
+  return { server, emu, root, deps: base, adapter: adapterWith({}), adapterWith, close: () => server.close() };
+}
+
+export function credentials(a: ConnectedAccount): AccountCredentials {
+  return {
+    accountId: a.accountId,
+    username: a.username,
+    accessToken: a.grant.accessToken,
+    refreshToken: a.grant.refreshToken ?? null,
+    expiresAt: a.grant.expiresAt,
+    scopes: a.grant.scopes,
+    meta: a.meta,
+  };
+}
+
+export async function connectAccount(h: Pick<Harness, 'adapter'>, user: string, extra: Record<string, string> = {}): Promise<{ account: ConnectedAccount; creds: AccountCredentials }> {
+  const authUrl = h.adapter.authorizeUrl({ state: `state-${user}`, redirectUri: REDIRECT });
+  const { code, state } = await approveConsent(authUrl, { sandbox_user: user, ...extra });
+  assert.equal(state, `state-${user}`);
+  const r = await h.adapter.connect({ code, redirectUri: REDIRECT });
+  assert.ok(r.ok, r.ok ? '' : r.message);
+  const account = r.accounts[0]!;
+  return { account, creds: credentials(account) };
+}
+
+export type TestRequest = PublishRequest & { saved: Checkpoint[] };
+
+export function publishRequest(
+  account: AccountCredentials,
+  media: MediaItem[],
+  settings: Record<string, unknown> = { privacyLevel: 'PUBLIC_TO_EVERYONE' },
+  content = 'Hello from Herald #sandbox',
+): TestRequest {
+  const saved: Checkpoint[] = [];
+  const req: TestRequest = {
+    account,
+    content,
+    media,
+    settings,
+    checkpoint: null,
+    saved,
+    attemptStartedAt: Date.now(),
+    async saveCheckpoint(cp) {
+      saved.push(cp);
+    },
+  };
+  return req;
+}
+
+/** The same target again, carrying what the earlier attempt saved. */
+export function retryOf(req: TestRequest): TestRequest {
+  const next = publishRequest(req.account, req.media, req.settings, req.content);
+  next.checkpoint = req.saved.at(-1) ?? null;
+  return next;
+}
+
+export function video(h: Harness, bytes: number): MediaItem {
+  return { type: 'video', url: `${h.server.mediaUrl}/sample.mp4?bytes=${bytes}` };
+}
+
+export function image(h: Harness, name = 'sample.jpg', n = 0): MediaItem {
+  return { type: 'image', url: `${h.server.mediaUrl}/${name}?n=${n}` };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
