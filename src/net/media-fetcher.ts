@@ -2,10 +2,30 @@
 import type { MediaFetcher } from '../platforms/deps.ts';
 import type { OutboundClient } from './outbound.ts';
 
-export function createMediaFetcher(client: OutboundClient, options: { timeoutMs: number }): MediaFetcher {
+export interface MediaFetcherOptions {
+  timeoutMs: number;
+  /**
+   * Origins allowed past the address rule (the built-in sandbox's sample files on loopback), with the
+   * client that may reach them. Read on each fetch, since the sandbox learns its port when it listens.
+   */
+  trusted?: { origins: () => string[]; client: OutboundClient };
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+export function createMediaFetcher(client: OutboundClient, options: MediaFetcherOptions): MediaFetcher {
   return {
     async fetch(url, { maxBytes }) {
-      const res = await client.request({ method: 'GET', url, timeoutMs: options.timeoutMs, maxBytes, maxRedirects: 3 });
+      const origin = originOf(url);
+      const trusted = origin !== null && options.trusted?.origins().includes(origin);
+      const via = trusted ? options.trusted!.client : client;
+      const res = await via.request({ method: 'GET', url, timeoutMs: options.timeoutMs, maxBytes, maxRedirects: trusted ? 0 : 3 });
       if (!res.ok) {
         const transient = res.reason === 'timeout' || res.reason === 'network';
         return { ok: false, transient, message: `media ${url} could not be fetched: ${res.message}` };

@@ -4,7 +4,12 @@ import Type from 'typebox';
 export const MediaItemSchema = Type.Object(
   {
     type: Type.Union([Type.Literal('image'), Type.Literal('video')], { description: 'Kind of media.' }),
-    url: Type.String({ format: 'uri', maxLength: 2048, description: 'Absolute http(s) URL of the file.' }),
+    url: Type.String({
+      format: 'uri',
+      pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+      maxLength: 2048,
+      description: 'Absolute http(s) URL of the file; fetched through the outbound guard when a target publishes.',
+    }),
   },
   { additionalProperties: false },
 );

@@ -199,6 +199,11 @@ export interface PlatformInfo {
   /** Per-account publishing limits the engine respects by waiting, not failing. */
   publishLimits: RateWindow[];
   supportsRevoke: boolean;
+  /**
+   * Accounts whose meta gives the same key share one platform grant (a Facebook user's Pages and
+   * Instagram accounts): revoking it cuts off all of them, so it is revoked only with the last one.
+   */
+  grantKey?(meta: AccountMeta): string | undefined;
 }
 
 export interface HealthReport {

@@ -1,5 +1,6 @@
 // Static facts about Facebook Pages publishing, kept as data beside the adapter.
 import type { PlatformInfo } from '../types.ts';
+import { metaGrantKey } from '../meta/grant.ts';
 
 export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video', 'business_management'] as const;
 
@@ -26,4 +27,5 @@ export const facebookInfo: PlatformInfo = {
   // The only published cap (30 Reels per Page per 24 h) applies to Reels alone, so no blanket window.
   publishLimits: [],
   supportsRevoke: true,
+  grantKey: metaGrantKey,
 };

@@ -1,5 +1,6 @@
 // Static facts about Instagram publishing (Instagram API with Facebook Login), kept as data.
 import type { PlatformInfo } from '../types.ts';
+import { metaGrantKey } from '../meta/grant.ts';
 
 export const INSTAGRAM_SCOPES = [
   'instagram_basic',
@@ -33,4 +34,5 @@ export const instagramInfo: PlatformInfo = {
   // The publishing cap (50 or 100 per 24 h) differs per account; publish reads it live instead.
   publishLimits: [],
   supportsRevoke: true,
+  grantKey: metaGrantKey,
 };

@@ -1,0 +1,208 @@
+// Accounts of a key: list, disconnect (revoke at the platform where possible, then forget the
+// credentials), and a live health check of every account in parallel with a bounded time.
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { AccountRow, Database } from '../db/schema.ts';
+import { errors } from '../http/errors.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { SecretBox } from '../lib/crypto.ts';
+import { fromJson } from '../lib/json.ts';
+import type { HealthReport, Outcome, Platform, PlatformAdapter } from '../platforms/types.ts';
+import type { Outbox } from '../webhooks/outbox.ts';
+import type { AccountsDal } from './accounts-dal.ts';
+import { openCredentials, type CredentialsService } from './credentials.ts';
+
+export interface Recommendation {
+  code: string;
+  message: string;
+}
+
+export interface HealthEntry {
+  platform: Platform;
+  accountId: string;
+  username: string;
+  health: 'healthy' | 'warning' | 'error';
+  tokenValid: boolean;
+  tokenExpiresAt: string | null;
+  permissions: string[];
+  missingPermissions: string[];
+  recommendations: Recommendation[];
+}
+
+export interface AccountsServiceDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  log: Logger;
+  box: SecretBox;
+  dal: AccountsDal;
+  outbox: Outbox;
+  adapters: Record<Platform, PlatformAdapter>;
+  credentials: CredentialsService;
+  healthTimeoutMs: number;
+}
+
+const WEEK_MS = 7 * 24 * 60 * 60_000;
+const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
+
+export function present(row: AccountRow) {
+  return {
+    platform: row.platform as Platform,
+    accountId: row.account_id,
+    username: row.username,
+    displayName: row.display_name,
+    avatarUrl: row.avatar_url,
+    connectedAt: new Date(row.connected_at).toISOString(),
+    status: row.status,
+  };
+}
+
+function timeout<T>(ms: number, value: T): { promise: Promise<T>; cancel(): void } {
+  let timer: NodeJS.Timeout;
+  return {
+    promise: new Promise<T>((resolve) => {
+      timer = setTimeout(() => resolve(value), ms);
+    }),
+    cancel: () => clearTimeout(timer),
+  };
+}
+
+export function createAccountsService(deps: AccountsServiceDeps) {
+  const { db, clock, log, box, dal, outbox, adapters, credentials } = deps;
+
+  async function checkOne(row: AccountRow): Promise<HealthEntry> {
+    const platform = row.platform as Platform;
+    const adapter = adapters[platform];
+    const base = { platform, accountId: row.account_id, username: row.username };
+    let current = row;
+    let result: Outcome<HealthReport> = await adapter.health(openCredentials(box, current));
+    if (!result.ok && result.category === 'auth_expired') {
+      const refreshed = await credentials.refreshAfterAuthFailure(current);
+      if (refreshed.ok) {
+        current = refreshed.row;
+        result = await adapter.health(refreshed.creds);
+      }
+    }
+    if (!result.ok) {
+      if (result.category === 'auth_expired' || result.category === 'permission_missing') {
+        return {
+          ...base,
+          health: 'error',
+          tokenValid: false,
+          tokenExpiresAt: iso(current.token_expires_at),
+          permissions: fromJson<string[]>(current.scopes, []),
+          missingPermissions: [],
+          recommendations: [{ code: 'RECONNECT', message: `The token no longer works (${result.message}). Connect the account again with GET /v1/connect/${platform}.` }],
+        };
+      }
+      return {
+        ...base,
+        health: 'warning',
+        tokenValid: current.status === 'active',
+        tokenExpiresAt: iso(current.token_expires_at),
+        permissions: fromJson<string[]>(current.scopes, []),
+        missingPermissions: [],
+        recommendations: [{ code: 'PLATFORM_UNREACHABLE', message: `Could not check with ${adapter.info.displayName}: ${result.message}` }],
+      };
+    }
+    if (result.meta) await credentials.updateMeta(current, result.meta);
+    if (current.status !== 'active') {
+      await db.updateTable('accounts').set({ status: 'active', updated_at: clock.now() }).where('id', '=', current.id).execute();
+    }
+    const expiresAt = result.expiresAt === undefined ? current.token_expires_at : result.expiresAt;
+    const missing = adapter.info.requiredScopes.filter((s) => !result.permissions.includes(s));
+    const recommendations: Recommendation[] = [];
+    let health: HealthEntry['health'] = 'healthy';
+    if (missing.length > 0) {
+      health = 'error';
+      recommendations.push({ code: 'GRANT_PERMISSION', message: `Publishing needs ${missing.join(', ')}. Connect again and grant ${missing.length > 1 ? 'them' : 'it'}.` });
+    }
+    const refreshable = adapter.info.refreshAheadMs !== null;
+    if (expiresAt !== null && expiresAt - clock.now() < WEEK_MS && !(refreshable && current.refresh_token)) {
+      if (health === 'healthy') health = 'warning';
+      recommendations.push({ code: 'RECONNECT_SOON', message: `The token expires at ${iso(expiresAt)} and cannot be renewed automatically; connect the account again before then.` });
+    }
+    if (result.quota && result.quota.total > 0 && result.quota.used / result.quota.total >= 0.8) {
+      if (health === 'healthy') health = 'warning';
+      recommendations.push({ code: 'QUOTA_NEARLY_USED', message: `${result.quota.used} of ${result.quota.total} posts of the publishing quota are used.` });
+    }
+    return {
+      ...base,
+      health,
+      tokenValid: true,
+      tokenExpiresAt: iso(expiresAt),
+      permissions: result.permissions,
+      missingPermissions: missing,
+      recommendations,
+    };
+  }
+
+  /** True when another account of this key rides on the same platform grant (see PlatformInfo.grantKey). */
+  async function grantStillUsed(row: AccountRow): Promise<boolean> {
+    const keyOf = (r: AccountRow) => adapters[r.platform as Platform].info.grantKey?.(fromJson(r.meta, {}));
+    const key = keyOf(row);
+    if (!key) return false;
+    const others = await dal.list(row.api_key_id);
+    return others.some((o) => o.id !== row.id && keyOf(o) === key);
+  }
+
+  return {
+    async list(apiKeyId: string, platform?: Platform) {
+      return { accounts: (await dal.list(apiKeyId, platform)).map(present) };
+    },
+
+    async disconnect(apiKeyId: string, platform: Platform, accountId: string): Promise<{ deleted: true; revoked: boolean }> {
+      const row = await dal.find(apiKeyId, platform, accountId);
+      if (!row) throw errors.notFound(`no connected ${platform} account ${accountId}`);
+      const adapter = adapters[platform];
+      let revoked = false;
+      if (adapter.info.supportsRevoke && !(await grantStillUsed(row))) {
+        const r = await adapter.revoke(openCredentials(box, row)).catch((err: unknown) => {
+          log.warn({ err, platform }, 'revoke failed');
+          return null;
+        });
+        revoked = Boolean(r?.ok && r.revoked);
+      }
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('accounts').where('id', '=', row.id).execute();
+        await outbox.record(trx, apiKeyId, [
+          { event: 'account.disconnected', data: { platform, accountId: row.account_id, username: row.username, reason: 'user' } },
+        ]);
+      });
+      return { deleted: true, revoked };
+    },
+
+    async health(apiKeyId: string): Promise<{ accounts: HealthEntry[] }> {
+      const rows = await dal.list(apiKeyId);
+      const entries = await Promise.all(
+        rows.map(async (row) => {
+          const fallback: HealthEntry = {
+            platform: row.platform as Platform,
+            accountId: row.account_id,
+            username: row.username,
+            health: 'warning',
+            tokenValid: row.status === 'active',
+            tokenExpiresAt: iso(row.token_expires_at),
+            permissions: fromJson<string[]>(row.scopes, []),
+            missingPermissions: [],
+            recommendations: [{ code: 'PLATFORM_UNREACHABLE', message: `No answer within ${deps.healthTimeoutMs} ms.` }],
+          };
+          const limit = timeout(deps.healthTimeoutMs, fallback);
+          try {
+            return await Promise.race([
+              checkOne(row).catch((err: unknown) => {
+                log.error({ err, platform: row.platform }, 'health check failed');
+                return fallback;
+              }),
+              limit.promise,
+            ]);
+          } finally {
+            limit.cancel();
+          }
+        }),
+      );
+      return { accounts: entries };
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -1,0 +1,27 @@
+// Runs the migrations in src/db/migrations, in name order, on either database.
+import { Migrator, type Migration } from 'kysely/migration';
+import type { Db } from './database.ts';
+import * as m0001 from './migrations/0001_initial.ts';
+
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_initial': m0001,
+};
+
+export interface MigrationReport {
+  applied: string[];
+}
+
+export async function migrateToLatest(db: Db): Promise<MigrationReport> {
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => MIGRATIONS },
+    migrationTableName: 'herald_migrations',
+    migrationLockTableName: 'herald_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? String(error)}`);
+  }
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

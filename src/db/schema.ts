@@ -1,0 +1,182 @@
+// Table types for Kysely. Times are epoch milliseconds (bigint), JSON is stored as text, booleans as
+// 0/1 integers: one representation that SQLite and PostgreSQL share, so queries need no dialect branches.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  default_redirect_url: string | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface AccountsTable {
+  id: string;
+  api_key_id: string;
+  platform: string;
+  account_id: string;
+  username: string;
+  display_name: string | null;
+  avatar_url: string | null;
+  status: 'active' | 'needs_reconnect';
+  access_token: string; // sealed
+  refresh_token: string | null; // sealed
+  token_expires_at: number | null;
+  refresh_expires_at: number | null;
+  scopes: string; // JSON string[]
+  meta: string; // JSON object
+  connected_at: number;
+  updated_at: number;
+}
+
+export interface OAuthStatesTable {
+  state_hash: string;
+  api_key_id: string;
+  platform: string;
+  redirect_url: string;
+  code_verifier: string | null; // sealed
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export type PostStatus = 'draft' | 'scheduled' | 'publishing' | 'published' | 'partial' | 'failed';
+export type TargetStatus = 'pending' | 'publishing' | 'published' | 'failed';
+
+export interface PostsTable {
+  id: string;
+  api_key_id: string;
+  content: string | null;
+  media_items: string; // JSON MediaItem[]
+  status: PostStatus;
+  scheduled_for: number | null;
+  timezone: string;
+  is_draft: number;
+  tags: string; // JSON string[]
+  tiktok_settings: string | null;
+  facebook_settings: string | null;
+  created_at: number;
+  updated_at: number;
+  published_at: number | null;
+}
+
+export interface PostTargetsTable {
+  id: string;
+  post_id: string;
+  api_key_id: string;
+  position: number;
+  platform: string;
+  account_id: string;
+  custom_content: string | null;
+  custom_media: string | null; // JSON
+  platform_specific_data: string | null; // JSON
+  status: TargetStatus;
+  platform_post_id: string | null;
+  platform_post_url: string | null;
+  error: string | null;
+  error_code: string | null;
+  attempts: Generated<number>;
+  /** The attempt that owns the target while it is publishing; write-backs are fenced on it. */
+  attempt_id: string | null;
+  attempt_started_at: number | null;
+  /** When the owning attempt is presumed dead and its outcome must be reconciled. */
+  lease_expires_at: number | null;
+  /** When a pending target should be attempted (schedule, back-off, rate-limit reset). */
+  next_attempt_at: number | null;
+  checkpoint: string | null; // JSON
+  /**
+   * 0: nothing to reconcile. n > 0: an earlier attempt's outcome is unknown, so the next attempt asks the
+   * platform before anything is sent; n - 1 earlier askings could not tell.
+   */
+  needs_reconcile: Generated<number>;
+  published_at: number | null;
+  edit_count: Generated<number>;
+  original_platform_post_id: string | null;
+  updated_at: number;
+}
+
+export interface IdempotencyKeysTable {
+  api_key_id: string;
+  key: string;
+  request_hash: string;
+  state: 'in_flight' | 'done';
+  response_status: number | null;
+  response_body: string | null;
+  /** The post the first request created, so a crash after the insert replays instead of re-creating. */
+  resource_id: string | null;
+  locked_until: number;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface JobsTable {
+  id: string;
+  queue: string;
+  payload: string; // JSON
+  run_at: number;
+  state: 'queued' | 'active';
+  locked_until: number | null;
+  attempts: Generated<number>;
+  singleton_key: string | null;
+  created_at: number;
+}
+
+export interface WebhookSettingsTable {
+  api_key_id: string;
+  url: string;
+  events: string; // JSON string[]
+  secret: string; // sealed
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  api_key_id: string;
+  event: string;
+  /** The exact bytes sent (serialised once, signed as is). */
+  body: string;
+  created_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  api_key_id: string;
+  event: string;
+  url: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_duration_ms: number | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+}
+
+export interface Database {
+  api_keys: ApiKeysTable;
+  accounts: AccountsTable;
+  oauth_states: OAuthStatesTable;
+  posts: PostsTable;
+  post_targets: PostTargetsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  jobs: JobsTable;
+  webhook_settings: WebhookSettingsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+}
+
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type AccountRow = Selectable<AccountsTable>;
+export type PostRow = Selectable<PostsTable>;
+export type NewPost = Insertable<PostsTable>;
+export type TargetRow = Selectable<PostTargetsTable>;
+export type NewTarget = Insertable<PostTargetsTable>;
+export type TargetUpdate = Updateable<PostTargetsTable>;

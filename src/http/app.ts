@@ -1,0 +1,114 @@
+// The HTTP application. buildApp receives every dependency ready-made (the composition root is
+// runtime.ts) and only wires routes, hooks and documentation.
+import { randomBytes } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { KeysService } from '../keys/keys-service.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import { installAuth } from './auth.ts';
+import { BODY_LIMIT_BYTES, installErrorHandling } from './error-handler.ts';
+import './fastify-types.ts';
+import type { IdempotencyStore } from './idempotency.ts';
+import { installIdempotency } from './idempotency-hook.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import { validatorCompiler } from './validation.ts';
+import { systemRoutes } from './routes/system.ts';
+import { postsRoutes, type PostsRouteDeps } from './routes/posts.ts';
+
+export interface AppDeps extends PostsRouteDeps {
+  log: Logger;
+  version: string;
+  publicUrl: string;
+  keys: Pick<KeysService, 'authenticate'>;
+  keyLimiter: RateLimiter;
+  badKeyLimiter: RateLimiter;
+  idempotency: IdempotencyStore;
+  metrics: Metrics;
+  ready(): Promise<void>;
+  /** Extra /v1 route plugins (accounts, connect, webhooks) registered by later capabilities. */
+  v1Plugins?: FastifyPluginAsync[];
+  /** Public (no key) plugins, e.g. the sandbox emulators. */
+  publicPlugins?: { prefix: string; plugin: FastifyPluginAsync }[];
+  /** Trust X-Forwarded-For from a proxy in front (for per-address limits). */
+  trustProxy?: boolean;
+  /** false for the worker role: only health, readiness and metrics are served. */
+  apiRoutes?: boolean;
+}
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
+  const incoming = req.headers['x-request-id'];
+  if (typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming)) return incoming;
+  return `req_${randomBytes(12).toString('base64url')}`;
+}
+
+function routeLabel(req: FastifyRequest): string {
+  return req.routeOptions.url ?? 'unmatched';
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: requestId,
+    trustProxy: deps.trustProxy ?? false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { removeAdditional: false } },
+  }) as unknown as FastifyInstance;
+  app.setValidatorCompiler(validatorCompiler);
+  app.decorateRequest('caller', null);
+  app.decorateRequest('idempotency', null);
+
+  // An empty body is "no body" (POST /retry sends none), not a JSON syntax error.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    defaultJson(req, body as string, done);
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const route = routeLabel(req);
+    deps.metrics.httpRequests.inc({ method: req.method, route, status: String(reply.statusCode) });
+    deps.metrics.httpDuration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+  });
+  installErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Herald API',
+        version: deps.version,
+        description:
+          'Publish, schedule and manage social posts on Instagram, Facebook, Threads, TikTok and X. ' +
+          'Errors use shape A ({error, code, param?}) everywhere except POST /v1/posts, which uses shape B ({error, type, code, param}).',
+      },
+      servers: [{ url: deps.publicUrl }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Herald API key (hk_…)' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+
+  await app.register(systemRoutes, { metrics: deps.metrics, ready: deps.ready });
+  if (deps.apiRoutes === false) return app;
+
+  await app.register(
+    async (v1) => {
+      installAuth(v1, deps);
+      installIdempotency(v1, deps.idempotency);
+      await v1.register(postsRoutes, deps);
+      for (const plugin of deps.v1Plugins ?? []) await v1.register(plugin);
+    },
+    { prefix: '/v1' },
+  );
+
+  for (const { prefix, plugin } of deps.publicPlugins ?? []) await app.register(plugin, { prefix });
+  return app;
+}

@@ -1,0 +1,57 @@
+// Turns anything thrown while handling a request into API.md's error shapes. Bugs become a 500 that
+// names the request id and nothing else; the details go to the log.
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError, errors, renderError, type ErrorShape } from './errors.ts';
+import { ajvToApiError } from './validation.ts';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+function shapeOf(req: FastifyRequest): ErrorShape {
+  return req.routeOptions?.config?.errorShape ?? 'A';
+}
+
+/** Maps Fastify's own errors (parsing, limits, validation) to ApiErrors; null for anything else. */
+export function fromFastifyError(err: FastifyError, req: FastifyRequest): ApiError | null {
+  if (err.validation) {
+    return ajvToApiError(err.validation as never, (err.validationContext ?? 'body') as 'body');
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.payloadTooLarge(BODY_LIMIT_BYTES);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.unsupportedMediaType(req.headers['content-type']);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.invalid(undefined, 'request body is empty; send a JSON object');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return errors.invalid(undefined, 'Content-Length does not match the body');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return errors.invalid(undefined, 'request body is not valid JSON');
+    default:
+      break;
+  }
+  if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) {
+    return errors.invalid(undefined, 'request body is not valid JSON');
+  }
+  if (err.statusCode === 413) return errors.payloadTooLarge(BODY_LIMIT_BYTES);
+  if (err.statusCode === 415) return errors.unsupportedMediaType(req.headers['content-type']);
+  return null;
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    let apiError = err instanceof ApiError ? err : fromFastifyError(err, req);
+    if (!apiError) {
+      req.log.error({ err }, 'unhandled error');
+      apiError = errors.internal();
+    } else if (apiError.status >= 500) {
+      req.log.error({ err }, 'request failed');
+    }
+    reply.code(apiError.status).headers(apiError.headers);
+    return reply.send(renderError(apiError, shapeOf(req)));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const apiError = errors.notFound(`no route ${req.method} ${req.url.split('?')[0]}`);
+    return reply.code(404).send(renderError(apiError, 'A'));
+  });
+}

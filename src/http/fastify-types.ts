@@ -1,0 +1,28 @@
+// What Herald adds to Fastify's request and route config.
+import type { Caller } from '../keys/keys-service.ts';
+import type { ErrorShape } from './errors.ts';
+
+export interface IdempotencyContext {
+  key: string;
+  /** Set when an earlier request with this key created this post and then vanished. */
+  recoveredResourceId?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+    idempotency: IdempotencyContext | null;
+  }
+  interface FastifyContextConfig {
+    /** Error shape of this route (API.md section 2); default A. */
+    errorShape?: ErrorShape;
+    /** Honour Idempotency-Key on this route. */
+    idempotent?: boolean;
+  }
+}
+
+/** The caller of an authenticated route (the auth hook guarantees it). */
+export function callerOf(req: { caller: Caller | null }): Caller {
+  if (!req.caller) throw new Error('route reached without an authenticated caller');
+  return req.caller;
+}

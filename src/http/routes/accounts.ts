@@ -1,0 +1,80 @@
+// /v1/accounts: list, disconnect, live health.
+import Type from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AccountsService } from '../../accounts/accounts-service.ts';
+import type { Platform } from '../../platforms/types.ts';
+import { PlatformName } from '../../posts/schemas.ts';
+import { callerOf } from '../fastify-types.ts';
+import { NullableIsoTime, IsoTime, commonErrorsA } from '../schemas/common.ts';
+
+const security = [{ bearerAuth: [] }];
+
+const Account = Type.Object({
+  platform: PlatformName,
+  accountId: Type.String(),
+  username: Type.String(),
+  displayName: Type.Union([Type.String(), Type.Null()]),
+  avatarUrl: Type.Union([Type.String(), Type.Null()]),
+  connectedAt: IsoTime,
+  status: Type.Enum(['active', 'needs_reconnect']),
+});
+
+const HealthEntry = Type.Object({
+  platform: PlatformName,
+  accountId: Type.String(),
+  username: Type.String(),
+  health: Type.Enum(['healthy', 'warning', 'error']),
+  tokenValid: Type.Boolean(),
+  tokenExpiresAt: NullableIsoTime,
+  permissions: Type.Array(Type.String()),
+  missingPermissions: Type.Array(Type.String()),
+  recommendations: Type.Array(Type.Object({ code: Type.String(), message: Type.String() })),
+});
+
+export function accountsRoutes(accounts: AccountsService) {
+  return async (app: FastifyInstance) => {
+    app.get(
+      '/accounts',
+      {
+        schema: {
+          tags: ['accounts'],
+          summary: 'List the connected accounts of this key.',
+          security,
+          querystring: Type.Object({ platform: Type.Optional(PlatformName) }, { additionalProperties: false }),
+          response: { 200: Type.Object({ accounts: Type.Array(Account) }), ...commonErrorsA },
+        },
+      },
+      async (req) => accounts.list(callerOf(req).id, (req.query as { platform?: Platform }).platform),
+    );
+
+    app.get(
+      '/accounts/health',
+      {
+        schema: {
+          tags: ['accounts'],
+          summary: 'Check every account live with its platform: token, permissions, recommendations.',
+          security,
+          response: { 200: Type.Object({ accounts: Type.Array(HealthEntry) }), ...commonErrorsA },
+        },
+      },
+      async (req) => accounts.health(callerOf(req).id),
+    );
+
+    app.delete(
+      '/accounts/:platform/:accountId',
+      {
+        schema: {
+          tags: ['accounts'],
+          summary: 'Disconnect an account: revoke the token at the platform where possible and delete it.',
+          security,
+          params: Type.Object({ platform: PlatformName, accountId: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
+          response: { 200: Type.Object({ deleted: Type.Boolean(), revoked: Type.Boolean() }), ...commonErrorsA },
+        },
+      },
+      async (req) => {
+        const { platform, accountId } = req.params as { platform: Platform; accountId: string };
+        return accounts.disconnect(callerOf(req).id, platform, accountId);
+      },
+    );
+  };
+}

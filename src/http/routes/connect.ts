@@ -1,0 +1,67 @@
+// /v1/connect/{platform}: start an OAuth authorization, then exchange its code.
+import Type from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import type { ConnectService } from '../../accounts/connect-service.ts';
+import type { Platform } from '../../platforms/types.ts';
+import { PlatformName } from '../../posts/schemas.ts';
+import { callerOf } from '../fastify-types.ts';
+import { ErrorA, commonErrorsA } from '../schemas/common.ts';
+
+const security = [{ bearerAuth: [] }];
+const Params = Type.Object({ platform: PlatformName }, { additionalProperties: false });
+const ConnectedRef = Type.Object({ platform: PlatformName, accountId: Type.String(), username: Type.String() });
+
+export function connectRoutes(connect: ConnectService) {
+  return async (app: FastifyInstance) => {
+    app.get(
+      '/connect/:platform',
+      {
+        schema: {
+          tags: ['accounts'],
+          summary: 'Start connecting an account: returns the URL to send the user to.',
+          security,
+          params: Params,
+          querystring: Type.Object(
+            { redirect_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: "Where the platform sends the user back (default: the key's)." })) },
+            { additionalProperties: false },
+          ),
+          response: { 200: Type.Object({ authUrl: Type.String(), state: Type.String() }), ...commonErrorsA },
+        },
+      },
+      async (req) => {
+        const { platform } = req.params as { platform: Platform };
+        return connect.start(callerOf(req), platform, (req.query as { redirect_url?: string }).redirect_url);
+      },
+    );
+
+    app.post(
+      '/connect/:platform',
+      {
+        schema: {
+          tags: ['accounts'],
+          summary: 'Finish connecting: exchange the code from the callback; connects every account of the grant.',
+          security,
+          params: Params,
+          body: Type.Object(
+            {
+              code: Type.String({ minLength: 1, maxLength: 4096, description: 'The code from the callback.' }),
+              redirect_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+              state: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'The state from GET /v1/connect; recommended.' })),
+            },
+            { additionalProperties: false },
+          ),
+          response: {
+            200: Type.Object({ platform: PlatformName, accountId: Type.String(), username: Type.String(), accounts: Type.Array(ConnectedRef) }),
+            422: ErrorA,
+            502: ErrorA,
+            ...commonErrorsA,
+          },
+        },
+      },
+      async (req) => {
+        const { platform } = req.params as { platform: Platform };
+        return connect.complete(callerOf(req), platform, req.body as { code: string; redirect_url?: string; state?: string });
+      },
+    );
+  };
+}

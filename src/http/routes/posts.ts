@@ -1,0 +1,141 @@
+// /v1/posts: create (shape B errors), list, get, delete.
+import Type from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import type { PostsService } from '../../posts/posts-service.ts';
+import type { EditService } from '../../publishing/edit.ts';
+import type { RetryService } from '../../publishing/retry.ts';
+import {
+  CreatePostBody,
+  DeletedPost,
+  EditPostBody,
+  EditResult,
+  ListPostsQuery,
+  Post,
+  PostIdParams,
+  PostPage,
+  type CreatePostInput,
+  type ListPostsInput,
+} from '../../posts/schemas.ts';
+import { callerOf } from '../fastify-types.ts';
+import { ErrorA, ErrorB, commonErrorsA } from '../schemas/common.ts';
+
+export interface PostsRouteDeps {
+  posts: PostsService;
+  retry: RetryService;
+  edit: EditService;
+}
+
+const security = [{ bearerAuth: [] }];
+const idempotencyHeader = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ description: 'A UUID; repeats of the request with it return the first answer for 24 h.' })),
+});
+
+export async function postsRoutes(app: FastifyInstance, deps: PostsRouteDeps) {
+  app.post(
+    '/posts',
+    {
+      config: { errorShape: 'B', idempotent: true },
+      schema: {
+        tags: ['posts'],
+        summary: 'Create a post: publish now, schedule, or save a draft.',
+        security,
+        headers: idempotencyHeader,
+        body: CreatePostBody,
+        response: {
+          201: Post,
+          400: ErrorB,
+          401: ErrorB,
+          409: ErrorB,
+          413: ErrorB,
+          415: ErrorB,
+          422: ErrorB,
+          429: ErrorA,
+          500: ErrorA,
+        },
+      },
+    },
+    async (req, reply) => {
+      const caller = callerOf(req);
+      const recovered = req.idempotency?.recoveredResourceId;
+      const post = recovered
+        ? await deps.posts.get(caller.id, recovered)
+        : await deps.posts.create(caller.id, req.body as CreatePostInput, req.idempotency?.key);
+      return reply.code(201).send(post);
+    },
+  );
+
+  app.get(
+    '/posts',
+    {
+      schema: {
+        tags: ['posts'],
+        summary: 'List posts, newest first, with keyset pagination.',
+        security,
+        querystring: ListPostsQuery,
+        response: { 200: PostPage, ...commonErrorsA },
+      },
+    },
+    async (req) => deps.posts.list(callerOf(req).id, req.query as ListPostsInput),
+  );
+
+  app.get(
+    '/posts/:postId',
+    {
+      schema: {
+        tags: ['posts'],
+        summary: 'Get one post with per-platform status.',
+        security,
+        params: PostIdParams,
+        response: { 200: Post, ...commonErrorsA },
+      },
+    },
+    async (req) => deps.posts.get(callerOf(req).id, (req.params as { postId: string }).postId),
+  );
+
+  app.delete(
+    '/posts/:postId',
+    {
+      schema: {
+        tags: ['posts'],
+        summary: 'Delete a post from Herald (not from the platforms); cancels scheduled work.',
+        security,
+        params: PostIdParams,
+        response: { 200: DeletedPost, 409: ErrorA, ...commonErrorsA },
+      },
+    },
+    async (req) => deps.posts.remove(callerOf(req).id, (req.params as { postId: string }).postId),
+  );
+
+  app.post(
+    '/posts/:postId/retry',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags: ['posts'],
+        summary: 'Publish the failed targets again (published targets are never touched).',
+        security,
+        params: PostIdParams,
+        headers: idempotencyHeader,
+        response: { 200: Post, 409: ErrorA, 422: ErrorA, ...commonErrorsA },
+      },
+    },
+    async (req) => deps.retry.retry(callerOf(req).id, (req.params as { postId: string }).postId),
+  );
+
+  app.post(
+    '/posts/:postId/edit',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags: ['posts'],
+        summary: 'Edit the text of a published tweet (paid X subscription, within 1 hour, at most 5 edits).',
+        security,
+        params: PostIdParams,
+        headers: idempotencyHeader,
+        body: EditPostBody,
+        response: { 200: EditResult, 409: ErrorA, 422: ErrorA, 502: ErrorA, ...commonErrorsA },
+      },
+    },
+    async (req) => deps.edit.edit(callerOf(req).id, (req.params as { postId: string }).postId, req.body as Record<string, unknown>),
+  );
+}

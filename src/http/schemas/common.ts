@@ -1,0 +1,36 @@
+// Schemas shared by many routes: error shapes and small building blocks.
+import Type from 'typebox';
+
+export const ErrorA = Type.Object(
+  {
+    error: Type.String({ description: 'Human-readable explanation.' }),
+    code: Type.String({ description: 'Machine-readable code, upper case.' }),
+    param: Type.Optional(Type.String({ description: 'The offending field, e.g. platforms[1].accountId.' })),
+    details: Type.Optional(Type.Unknown()),
+  },
+  { title: 'ErrorA', description: 'Shape A error (every endpoint except POST /v1/posts).' },
+);
+
+export const ErrorB = Type.Object(
+  {
+    error: Type.String(),
+    type: Type.String({ description: 'invalid_request_error, authentication_error or idempotency_error.' }),
+    code: Type.String({ description: 'Machine-readable code, lower case.' }),
+    param: Type.Union([Type.String(), Type.Null()], { description: 'The offending field.' }),
+  },
+  { title: 'ErrorB', description: 'Shape B error (POST /v1/posts).' },
+);
+
+export const IsoTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' });
+export const NullableIsoTime = Type.Union([IsoTime, Type.Null()]);
+
+/** The error responses every authenticated shape-A route can give. */
+export const commonErrorsA = {
+  400: ErrorA,
+  401: ErrorA,
+  404: ErrorA,
+  413: ErrorA,
+  415: ErrorA,
+  429: ErrorA,
+  500: ErrorA,
+};

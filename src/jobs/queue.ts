@@ -1,0 +1,62 @@
+// One small queue interface with two implementations: a table poller on SQLite and pg-boss on
+// PostgreSQL. Jobs are triggers, not state: the rows they point at (targets, deliveries) hold the truth,
+// so every handler is idempotent and a job delivered twice does no harm.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+/** The job catalog: queue name → payload. */
+export interface JobCatalog {
+  /** Publish (or reconcile) one post target. */
+  'publish-target': { targetId: string };
+  /** Send one webhook delivery attempt. */
+  'deliver-webhook': { deliveryId: string };
+}
+export type QueueName = keyof JobCatalog;
+export const QUEUE_NAMES: readonly QueueName[] = ['publish-target', 'deliver-webhook'];
+
+export interface EnqueueJob<Q extends QueueName = QueueName> {
+  queue: Q;
+  payload: JobCatalog[Q];
+  /** Epoch ms; default now. */
+  runAt?: number;
+  /** At most one queued job per key (later duplicates are dropped). */
+  singletonKey?: string;
+}
+
+export type JobHandler<Q extends QueueName> = (payload: JobCatalog[Q]) => Promise<void>;
+
+export interface QueuePolicy {
+  /** Jobs of this queue run at most this many at once per process. */
+  concurrency: number;
+  /** A claimed job whose worker vanished is handed out again after this long. */
+  leaseMs: number;
+}
+
+export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
+  'publish-target': { concurrency: 32, leaseMs: 10 * 60_000 },
+  'deliver-webhook': { concurrency: 16, leaseMs: 60_000 },
+};
+
+export interface JobQueue {
+  readonly kind: 'table' | 'pg-boss';
+  /** Adds jobs inside the caller's transaction: they exist if and only if it commits. */
+  enqueue(trx: Kysely<Database>, jobs: EnqueueJob[]): Promise<void>;
+  /** Registers the handler of a queue; call before start(). */
+  register<Q extends QueueName>(queue: Q, handler: JobHandler<Q>): void;
+  /** Starts taking jobs (worker role). Sending works without it. */
+  start(): Promise<void>;
+  /** Stops taking jobs and waits (bounded) for the running ones. */
+  stop(): Promise<void>;
+  /** Jobs waiting, per queue (for metrics). */
+  depth(): Promise<Record<QueueName, number>>;
+  /** Hints that jobs were just committed, so an idle poller looks now rather than at its next tick. */
+  nudge(): void;
+}
+
+/** Back-off for a handler that threw (a bug or a lost database): 1 s, 2 s, 4 s … capped at 5 min. */
+export function crashBackoffMs(attempts: number): number {
+  return Math.min(5 * 60_000, 1000 * 2 ** Math.max(0, attempts - 1));
+}
+
+/** After this many crashes a job is dropped (and logged); the recovery sweep re-creates needed ones. */
+export const MAX_JOB_ATTEMPTS = 10;

@@ -1,0 +1,99 @@
+// API keys: issued by the operator's command line, stored only as a SHA-256 hash plus a display prefix.
+import type { Kysely } from 'kysely';
+import type { ApiKeyRow, Database } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import { sha256Hex } from '../lib/crypto.ts';
+import { newId, randomToken } from '../lib/ids.ts';
+
+export interface ApiKeyInfo {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+  defaultRedirectUrl: string | null;
+}
+
+export interface CreatedKey extends ApiKeyInfo {
+  /** The key itself: shown once, never stored. */
+  key: string;
+}
+
+/** The authenticated caller, as handlers see it. */
+export interface Caller {
+  id: string;
+  name: string;
+  defaultRedirectUrl: string | null;
+}
+
+const KEY_SHAPE = /^hk_[A-Za-z0-9_-]{40,}$/;
+const PREFIX_LENGTH = 11; // "hk_" + 8 characters: enough to tell keys apart in a list
+
+function info(row: ApiKeyRow): ApiKeyInfo {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: new Date(row.created_at).toISOString(),
+    revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at).toISOString(),
+    defaultRedirectUrl: row.default_redirect_url,
+  };
+}
+
+export function createKeysService(deps: { db: Kysely<Database>; clock: Clock }) {
+  const { db, clock } = deps;
+  return {
+    async create(name: string): Promise<CreatedKey> {
+      const key = `hk_${randomToken(32)}`; // 43 url-safe characters after the prefix
+      const row: ApiKeyRow = {
+        id: newId('key'),
+        name,
+        prefix: key.slice(0, PREFIX_LENGTH),
+        key_hash: sha256Hex(key),
+        default_redirect_url: null,
+        created_at: clock.now(),
+        revoked_at: null,
+      };
+      await db.insertInto('api_keys').values(row).execute();
+      return { ...info(row), key };
+    },
+
+    async list(): Promise<ApiKeyInfo[]> {
+      const rows = await db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
+      return rows.map(info);
+    },
+
+    async count(): Promise<number> {
+      const row = await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** Returns false when no such key exists. Revoking twice keeps the first time. */
+    async revoke(id: string): Promise<boolean> {
+      const found = await db.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst();
+      if (!found) return false;
+      await db.updateTable('api_keys').set({ revoked_at: clock.now() }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+      return true;
+    },
+
+    async setDefaultRedirectUrl(id: string, url: string | null): Promise<ApiKeyInfo | null> {
+      await db.updateTable('api_keys').set({ default_redirect_url: url }).where('id', '=', id).execute();
+      const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? info(row) : null;
+    },
+
+    /** The caller a raw key belongs to, or null for malformed, unknown or revoked keys. */
+    async authenticate(rawKey: string): Promise<Caller | null> {
+      if (!KEY_SHAPE.test(rawKey)) return null;
+      const row = await db
+        .selectFrom('api_keys')
+        .select(['id', 'name', 'default_redirect_url', 'revoked_at'])
+        .where('key_hash', '=', sha256Hex(rawKey))
+        .executeTakeFirst();
+      if (!row || row.revoked_at !== null) return null;
+      return { id: row.id, name: row.name, defaultRedirectUrl: row.default_redirect_url };
+    },
+  };
+}
+
+export type KeysService = ReturnType<typeof createKeysService>;

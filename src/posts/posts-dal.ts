@@ -1,0 +1,95 @@
+// Data access for posts and their targets. Every read is scoped by API key; every method that writes
+// takes the transaction it belongs to.
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../db/dialect.ts';
+import { forUpdate } from '../db/dialect.ts';
+import type { Database, NewPost, NewTarget, PostRow, PostStatus, TargetRow } from '../db/schema.ts';
+import type { Platform } from '../platforms/types.ts';
+import type { Cursor } from './cursor.ts';
+
+export interface PostWithTargets {
+  post: PostRow;
+  targets: TargetRow[];
+}
+
+export interface ListFilter {
+  status?: PostStatus;
+  platform?: Platform;
+  /** Inclusive lower bound on created_at (epoch ms). */
+  createdFrom?: number;
+  /** Exclusive upper bound on created_at (epoch ms). */
+  createdBefore?: number;
+}
+
+export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectName }) {
+  const { db, dialect } = deps;
+
+  async function targetsOf(executor: Kysely<Database>, postIds: string[]): Promise<Map<string, TargetRow[]>> {
+    const byPost = new Map<string, TargetRow[]>(postIds.map((id) => [id, []]));
+    if (postIds.length === 0) return byPost;
+    const rows = await executor.selectFrom('post_targets').selectAll().where('post_id', 'in', postIds).orderBy('position').execute();
+    for (const row of rows) byPost.get(row.post_id)?.push(row);
+    return byPost;
+  }
+
+  return {
+    async insert(trx: Kysely<Database>, post: NewPost, targets: NewTarget[]): Promise<void> {
+      await trx.insertInto('posts').values(post).execute();
+      if (targets.length > 0) await trx.insertInto('post_targets').values(targets).execute();
+    },
+
+    async get(apiKeyId: string, postId: string, executor: Kysely<Database> = db): Promise<PostWithTargets | null> {
+      const post = await executor.selectFrom('posts').selectAll().where('id', '=', postId).where('api_key_id', '=', apiKeyId).executeTakeFirst();
+      if (!post) return null;
+      const targets = await targetsOf(executor, [post.id]);
+      return { post, targets: targets.get(post.id) ?? [] };
+    },
+
+    /** Reads a post and its targets, locking the post row on PostgreSQL (serialises status changes). */
+    async getForUpdate(trx: Kysely<Database>, postId: string): Promise<PostWithTargets | null> {
+      const post = await forUpdate(dialect, trx.selectFrom('posts').selectAll().where('id', '=', postId)).executeTakeFirst();
+      if (!post) return null;
+      const targets = await trx.selectFrom('post_targets').selectAll().where('post_id', '=', postId).orderBy('position').execute();
+      return { post, targets };
+    },
+
+    /** Newest first, ties by id; `limit + 1` rows are read to know whether more follow. */
+    async list(apiKeyId: string, filter: ListFilter, after: Cursor | null, limit: number): Promise<{ items: PostWithTargets[]; hasMore: boolean }> {
+      let q = db.selectFrom('posts').selectAll().where('api_key_id', '=', apiKeyId);
+      if (filter.status) q = q.where('status', '=', filter.status);
+      if (filter.createdFrom !== undefined) q = q.where('created_at', '>=', filter.createdFrom);
+      if (filter.createdBefore !== undefined) q = q.where('created_at', '<', filter.createdBefore);
+      if (filter.platform) {
+        const platform = filter.platform;
+        q = q.where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('post_targets')
+              .select('post_targets.id')
+              .whereRef('post_targets.post_id', '=', 'posts.id')
+              .where('post_targets.platform', '=', platform),
+          ),
+        );
+      }
+      if (after) q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+      const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+      const hasMore = rows.length > limit;
+      const page = hasMore ? rows.slice(0, limit) : rows;
+      const targets = await targetsOf(db, page.map((p) => p.id));
+      return { items: page.map((post) => ({ post, targets: targets.get(post.id) ?? [] })), hasMore };
+    },
+
+    async delete(trx: Kysely<Database>, postId: string): Promise<void> {
+      await trx.deleteFrom('posts').where('id', '=', postId).execute();
+    },
+
+    async setStatus(trx: Kysely<Database>, postId: string, status: PostStatus, now: number, publishedAt?: number | null): Promise<void> {
+      await trx
+        .updateTable('posts')
+        .set({ status, updated_at: now, ...(publishedAt !== undefined ? { published_at: publishedAt } : {}) })
+        .where('id', '=', postId)
+        .execute();
+    },
+  };
+}
+
+export type PostsDal = ReturnType<typeof createPostsDal>;

@@ -1,0 +1,46 @@
+// Rows → the post object of API.md section 5.
+import type { PostRow, TargetRow } from '../db/schema.ts';
+import { fromJson } from '../lib/json.ts';
+import type { MediaItem } from '../platforms/types.ts';
+import type { PlatformResultOut, PostOut } from './schemas.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+export function presentTarget(t: TargetRow): PlatformResultOut {
+  const out: PlatformResultOut = {
+    platform: t.platform as PlatformResultOut['platform'],
+    accountId: t.account_id,
+    status: t.status,
+    attempts: t.attempts,
+  };
+  if (t.platform_post_id !== null) out.platformPostId = t.platform_post_id;
+  if (t.platform_post_url !== null) out.platformPostUrl = t.platform_post_url;
+  if (t.error !== null) out.error = t.error;
+  if (t.error_code !== null) out.errorCode = t.error_code as PlatformResultOut['errorCode'];
+  if (t.published_at !== null) out.publishedAt = iso(t.published_at);
+  if (t.status === 'pending' && t.next_attempt_at !== null && t.attempts > 0) out.nextAttemptAt = iso(t.next_attempt_at);
+  if (t.custom_content !== null) out.customContent = t.custom_content;
+  if (t.custom_media !== null) out.customMedia = fromJson<MediaItem[]>(t.custom_media, []);
+  if (t.platform_specific_data !== null) out.platformSpecificData = fromJson<Record<string, unknown>>(t.platform_specific_data, {});
+  return out;
+}
+
+export function presentPost(p: PostRow, targets: TargetRow[]): PostOut {
+  return {
+    id: p.id,
+    content: p.content,
+    mediaItems: fromJson<MediaItem[]>(p.media_items, []),
+    status: p.status,
+    platforms: [...targets].sort((a, b) => a.position - b.position).map(presentTarget),
+    scheduledFor: isoOrNull(p.scheduled_for),
+    timezone: p.timezone,
+    isDraft: p.is_draft === 1,
+    tags: fromJson<string[]>(p.tags, []),
+    tiktokSettings: fromJson(p.tiktok_settings, null),
+    facebookSettings: fromJson(p.facebook_settings, null),
+    createdAt: iso(p.created_at),
+    updatedAt: iso(p.updated_at),
+    publishedAt: isoOrNull(p.published_at),
+  };
+}

@@ -1,0 +1,123 @@
+// Create-time rules of API.md section 5 that need no database: the publishing mode and its
+// contradictions, time zones, content-or-media, targets, and platform settings. Pure; throws ApiError.
+import type { ValidateFunction } from 'ajv';
+import { errors } from '../http/errors.ts';
+import { ajvToApiError, compileStrict } from '../http/validation.ts';
+import { PLATFORM_SETTINGS } from '../platforms/settings.ts';
+import { PLATFORMS, type MediaItem, type Platform, type RuleViolation, type TargetContent } from '../platforms/types.ts';
+import { canonicalTimeZone, parseScheduledFor, resolveSchedule } from './schedule.ts';
+import type { CreatePostInput } from './schemas.ts';
+
+export type Mode = 'draft' | 'now' | 'scheduled';
+
+export interface CreatePlan {
+  mode: Mode;
+  scheduledFor: number | null;
+  timezone: string;
+}
+
+/** Decides draft / publish now / scheduled, refusing contradictions (API.md "Mode, exactly one of"). */
+export function resolveMode(body: CreatePostInput, now: number): CreatePlan {
+  const timezone = body.timezone === undefined ? 'UTC' : canonicalTimeZone(body.timezone);
+  if (timezone === null) throw errors.invalid('timezone', `timezone "${body.timezone}" is not a known IANA time zone name (e.g. Europe/Paris)`);
+  const hasSchedule = body.scheduledFor !== undefined && body.scheduledFor !== null;
+
+  if (body.isDraft === true) {
+    if (body.publishNow === true) throw errors.invalid('publishNow', 'isDraft and publishNow contradict each other: a draft is not published');
+    if (!hasSchedule) return { mode: 'draft', scheduledFor: null, timezone };
+    const parsed = parseScheduledFor(body.scheduledFor!, timezone);
+    if (!parsed.ok) throw errors.invalid(parsed.param, parsed.message);
+    return { mode: 'draft', scheduledFor: parsed.at, timezone };
+  }
+  if (body.publishNow === true) {
+    if (hasSchedule) throw errors.invalid('scheduledFor', 'publishNow and scheduledFor contradict each other: leave scheduledFor out (or null) to publish at once');
+    return { mode: 'now', scheduledFor: null, timezone };
+  }
+  if (hasSchedule) {
+    const r = resolveSchedule(body.scheduledFor!, timezone, now);
+    if (!r.ok) throw errors.invalid(r.param, r.message);
+    return { mode: 'scheduled', scheduledFor: r.at, timezone };
+  }
+  throw errors.missing('publishNow', 'say how to publish: publishNow: true to publish at once, scheduledFor to schedule, or isDraft: true to save a draft');
+}
+
+export interface ResolvedTarget {
+  index: number;
+  platform: Platform;
+  accountId: string;
+  content: TargetContent;
+  /** Where the target's content, media and settings came from, for param paths. */
+  customContent: boolean;
+  customMedia: boolean;
+  /** Setting names given in the target's platformSpecificData (they win over post-level settings). */
+  targetSettingNames: Set<string>;
+}
+
+const settingsValidators = Object.fromEntries(
+  PLATFORMS.map((p) => [p, compileStrict<Record<string, unknown>>(PLATFORM_SETTINGS[p].schema)]),
+) as Record<Platform, ValidateFunction<Record<string, unknown>>>;
+
+const hasText = (s: string | undefined | null) => typeof s === 'string' && s.trim().length > 0;
+
+/** Content-or-media, platforms, duplicates and platform settings; returns each target as it will publish. */
+export function resolveTargets(body: CreatePostInput, mode: Mode): ResolvedTarget[] {
+  const targets = body.platforms ?? [];
+  const sharedMedia = body.mediaItems ?? [];
+  const sharedHasSomething = hasText(body.content) || sharedMedia.length > 0;
+
+  if (mode !== 'draft' && targets.length === 0) {
+    throw errors.missing('platforms', 'platforms is required: name at least one target ({platform, accountId}) for a post that is not a draft');
+  }
+  const eachTargetHasSomething = targets.length > 0 && targets.every((t) => hasText(t.customContent) || (t.customMedia?.length ?? 0) > 0);
+  if (!sharedHasSomething && !eachTargetHasSomething) {
+    throw errors.missing('content', 'content is required when no media is attached');
+  }
+
+  const seen = new Map<string, number>();
+  return targets.map((t, index) => {
+    const key = `${t.platform}\u0000${t.accountId}`;
+    if (seen.has(key)) {
+      throw errors.invalid(`platforms[${index}].accountId`, `platforms[${index}] repeats platforms[${seen.get(key)}] (${t.platform} account ${t.accountId})`);
+    }
+    seen.set(key, index);
+
+    const specific = t.platformSpecificData ?? {};
+    const validate = settingsValidators[t.platform];
+    if (!validate(specific)) throw ajvToApiError(validate.errors ?? [], 'body', `platforms[${index}].platformSpecificData`);
+    const postLevelName = PLATFORM_SETTINGS[t.platform].postLevel;
+    const postLevel = postLevelName ? ((body[postLevelName] as Record<string, unknown> | undefined) ?? {}) : {};
+
+    const media: MediaItem[] = t.customMedia ?? sharedMedia;
+    return {
+      index,
+      platform: t.platform,
+      accountId: t.accountId,
+      content: { content: t.customContent ?? body.content ?? '', media, settings: { ...postLevel, ...specific } },
+      customContent: t.customContent !== undefined,
+      customMedia: t.customMedia !== undefined,
+      targetSettingNames: new Set(Object.keys(specific)),
+    };
+  });
+}
+
+/**
+ * Turns a platform rule's target-relative field into the API param: the field the caller actually sent
+ * (customContent over content, customMedia over mediaItems, platformSpecificData over the post-level
+ * settings object).
+ */
+export function violationParam(target: ResolvedTarget, v: RuleViolation): string {
+  const i = target.index;
+  if (v.field === 'content') return target.customContent ? `platforms[${i}].customContent` : 'content';
+  if (v.field.startsWith('media')) {
+    const rest = v.field.slice('media'.length);
+    return target.customMedia ? `platforms[${i}].customMedia${rest}` : `mediaItems${rest}`;
+  }
+  if (v.field.startsWith('settings.')) {
+    const rest = v.field.slice('settings.'.length);
+    const name = rest.split(/[.[]/)[0]!;
+    const postLevel = PLATFORM_SETTINGS[target.platform].postLevel;
+    if (target.targetSettingNames.has(name) || !postLevel) return `platforms[${i}].platformSpecificData.${rest}`;
+    return `${postLevel}.${rest}`;
+  }
+  return `platforms[${i}]`;
+}

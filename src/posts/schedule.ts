@@ -1,0 +1,63 @@
+// When a scheduled post goes out: scheduledFor with an offset is an instant; without one it is a wall
+// clock time in `timezone`. Pure functions of their inputs (the clock is passed in).
+import { Temporal } from 'temporal-polyfill';
+
+export const MAX_SCHEDULE_AHEAD_MS = 2 * 366 * 24 * 60 * 60_000; // "at most 2 years ahead"
+
+export type ScheduleResult = { ok: true; at: number } | { ok: false; param: 'scheduledFor' | 'timezone'; message: string };
+
+const HAS_OFFSET = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?$/;
+
+/** Canonical IANA name, or null when the zone is unknown. */
+export function canonicalTimeZone(name: string): string | null {
+  try {
+    return Temporal.Now.zonedDateTimeISO(name).timeZoneId;
+  } catch {
+    return null;
+  }
+}
+
+/** Reads scheduledFor (in timezone when it has no offset) into epoch ms. */
+export function parseScheduledFor(value: string, timeZone: string): ScheduleResult {
+  const text = value.trim();
+  if (HAS_OFFSET.test(text)) {
+    try {
+      return { ok: true, at: Temporal.Instant.from(text).epochMilliseconds };
+    } catch {
+      return { ok: false, param: 'scheduledFor', message: 'scheduledFor must be an ISO 8601 date-time such as 2026-12-01T09:30:00Z' };
+    }
+  }
+  if (!LOCAL_DATE_TIME.test(text)) {
+    return { ok: false, param: 'scheduledFor', message: 'scheduledFor must be an ISO 8601 date-time such as 2026-12-01T09:30:00 or 2026-12-01T09:30:00Z' };
+  }
+  let local: Temporal.PlainDateTime;
+  try {
+    local = Temporal.PlainDateTime.from(text, { overflow: 'reject' });
+  } catch {
+    return { ok: false, param: 'scheduledFor', message: `scheduledFor is not a real date-time: ${text}` };
+  }
+  // In a repeated hour (autumn) the first occurrence is meant; a skipped hour (spring) does not exist.
+  const earlier = local.toZonedDateTime(timeZone, { disambiguation: 'earlier' });
+  if (!earlier.toPlainDateTime().equals(local)) {
+    return {
+      ok: false,
+      param: 'scheduledFor',
+      message: `${text} does not exist in ${timeZone}: the clocks skip that hour for daylight saving time`,
+    };
+  }
+  return { ok: true, at: earlier.epochMilliseconds };
+}
+
+/** Full check for a scheduled post: readable, in the future, at most two years ahead. */
+export function resolveSchedule(value: string, timeZone: string, now: number): ScheduleResult {
+  const parsed = parseScheduledFor(value, timeZone);
+  if (!parsed.ok) return parsed;
+  if (parsed.at <= now) {
+    return { ok: false, param: 'scheduledFor', message: 'scheduledFor is in the past; use publishNow: true to publish at once' };
+  }
+  if (parsed.at - now > MAX_SCHEDULE_AHEAD_MS) {
+    return { ok: false, param: 'scheduledFor', message: 'scheduledFor is more than two years ahead' };
+  }
+  return parsed;
+}

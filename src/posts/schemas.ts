@@ -1,0 +1,145 @@
+// The posts API boundary: request bodies, query, and the post object, in one place. Each schema
+// validates, types the handler and documents the route.
+import Type, { type Static } from 'typebox';
+import { PLATFORMS } from '../platforms/types.ts';
+import { MediaItemSchema } from '../platforms/schemas.ts';
+import { TikTokSettingsSchema } from '../platforms/tiktok/settings.ts';
+import { FacebookSettingsSchema } from '../platforms/facebook/settings.ts';
+import { IsoTime, NullableIsoTime } from '../http/schemas/common.ts';
+
+export const MAX_TARGETS = 25;
+export const MAX_MEDIA = 35;
+export const MAX_CONTENT = 100_000;
+
+export const PlatformName = Type.Enum([...PLATFORMS], { description: 'Platform name.' });
+
+export const TargetInput = Type.Object(
+  {
+    platform: PlatformName,
+    accountId: Type.String({ minLength: 1, maxLength: 256, description: 'Id of a connected account on that platform.' }),
+    customContent: Type.Optional(Type.String({ maxLength: MAX_CONTENT, description: 'Text for this target instead of content.' })),
+    customMedia: Type.Optional(Type.Array(MediaItemSchema, { maxItems: MAX_MEDIA, description: 'Media for this target instead of mediaItems.' })),
+    platformSpecificData: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: "Platform options; checked against the target platform's schema." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const CreatePostBody = Type.Object(
+  {
+    content: Type.Optional(Type.String({ maxLength: MAX_CONTENT, description: 'Required when no media is attached.' })),
+    mediaItems: Type.Optional(Type.Array(MediaItemSchema, { maxItems: MAX_MEDIA })),
+    platforms: Type.Optional(Type.Array(TargetInput, { maxItems: MAX_TARGETS, description: 'Required for non-draft posts.' })),
+    publishNow: Type.Optional(Type.Boolean({ description: 'Publish at once.' })),
+    scheduledFor: Type.Optional(
+      Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
+        description: 'ISO 8601 date-time to publish at; without an offset it is read in timezone.',
+      }),
+    ),
+    isDraft: Type.Optional(Type.Boolean({ description: 'Save without publishing.' })),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone for scheduledFor (default UTC).' })),
+    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
+    tiktokSettings: Type.Optional(TikTokSettingsSchema),
+    facebookSettings: Type.Optional(FacebookSettingsSchema),
+  },
+  { additionalProperties: false },
+);
+export type CreatePostInput = Static<typeof CreatePostBody>;
+
+export const TargetStatusName = Type.Enum(['pending', 'publishing', 'published', 'failed']);
+export const PostStatusName = Type.Enum(['draft', 'scheduled', 'publishing', 'published', 'partial', 'failed']);
+export const ErrorCodeName = Type.Enum([
+  'auth_expired',
+  'permission_missing',
+  'account_disconnected',
+  'content_rejected',
+  'media_rejected',
+  'rate_limited',
+  'quota_exceeded',
+  'platform_unavailable',
+  'outcome_unknown',
+  'internal',
+]);
+
+export const PlatformResult = Type.Object({
+  platform: PlatformName,
+  accountId: Type.String(),
+  status: TargetStatusName,
+  platformPostId: Type.Optional(Type.String()),
+  platformPostUrl: Type.Optional(Type.String()),
+  error: Type.Optional(Type.String({ description: 'Why the target failed (or why it is waiting to retry).' })),
+  errorCode: Type.Optional(ErrorCodeName),
+  attempts: Type.Integer(),
+  publishedAt: Type.Optional(IsoTime),
+  nextAttemptAt: Type.Optional(IsoTime),
+  customContent: Type.Optional(Type.String()),
+  customMedia: Type.Optional(Type.Array(MediaItemSchema)),
+  platformSpecificData: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+export type PlatformResultOut = Static<typeof PlatformResult>;
+
+export const Post = Type.Object(
+  {
+    id: Type.String(),
+    content: Type.Union([Type.String(), Type.Null()]),
+    mediaItems: Type.Array(MediaItemSchema),
+    status: PostStatusName,
+    platforms: Type.Array(PlatformResult),
+    scheduledFor: NullableIsoTime,
+    timezone: Type.String(),
+    isDraft: Type.Boolean(),
+    tags: Type.Array(Type.String()),
+    tiktokSettings: Type.Union([TikTokSettingsSchema, Type.Null()]),
+    facebookSettings: Type.Union([FacebookSettingsSchema, Type.Null()]),
+    createdAt: IsoTime,
+    updatedAt: IsoTime,
+    publishedAt: NullableIsoTime,
+  },
+  { title: 'Post' },
+);
+export type PostOut = Static<typeof Post>;
+
+export const ListPostsQuery = Type.Object(
+  {
+    status: Type.Optional(Type.Enum(['draft', 'scheduled', 'publishing', 'published', 'failed', 'partial'])),
+    platform: Type.Optional(PlatformName),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    fromDate: Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD, inclusive, on createdAt (UTC).' })),
+    toDate: Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD, inclusive, on createdAt (UTC).' })),
+  },
+  { additionalProperties: false },
+);
+export type ListPostsInput = Static<typeof ListPostsQuery>;
+
+export const PostPage = Type.Object({
+  posts: Type.Array(Post),
+  cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass back to get the next page; null on the last page.' }),
+  hasMore: Type.Boolean(),
+});
+
+export const PostIdParams = Type.Object({ postId: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+
+export const DeletedPost = Type.Object({ id: Type.String(), deleted: Type.Boolean() });
+
+export const EditPostBody = Type.Object(
+  {
+    content: Type.String({ minLength: 1, maxLength: 25_000 }),
+    accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Picks the twitter target when there are several.' })),
+  },
+  // Other fields are answered with 422 EDIT_TEXT_ONLY rather than a generic unknown-field 400.
+  { additionalProperties: true },
+);
+
+export const EditResult = Type.Object({
+  id: Type.String(),
+  platform: Type.Literal('twitter'),
+  accountId: Type.String(),
+  platformPostId: Type.String(),
+  previousPlatformPostId: Type.String(),
+  platformPostUrl: Type.String(),
+  editCount: Type.Integer(),
+  editsRemaining: Type.Integer(),
+  editableUntil: IsoTime,
+});

@@ -1,0 +1,212 @@
+// The states of one publish attempt in the database. A target is claimed (marked `publishing` with a new
+// attempt id and a lease) before any platform call; every later write is fenced on that attempt id, so
+// an attempt that lost its lease can never overwrite a newer one. Status, events and follow-up jobs are
+// written in one transaction.
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../db/dialect.ts';
+import { forUpdate } from '../db/dialect.ts';
+import type { Database, PostRow, TargetRow, TargetUpdate } from '../db/schema.ts';
+import { newAttemptId } from '../lib/ids.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { FailureCategory } from '../platforms/types.ts';
+import { StaleAttemptError } from '../platforms/types.ts';
+import { presentTarget } from '../posts/present.ts';
+import { FINAL_POST_STATUSES, derivePostStatus } from '../posts/status.ts';
+import type { DomainEvent, Outbox } from '../webhooks/outbox.ts';
+
+export type Claim =
+  | { kind: 'gone' }
+  | { kind: 'final' }
+  | { kind: 'not_due'; at: number }
+  /** Another attempt holds a live lease until `until`. */
+  | { kind: 'busy'; until: number }
+  | {
+      kind: 'claimed';
+      attemptId: string;
+      /** 'reconcile': an earlier attempt's outcome is unknown; ask the platform before sending. */
+      mode: 'publish' | 'reconcile';
+      target: TargetRow;
+      post: PostRow;
+      /** When the attempt being reconciled started (bounds the platform-side search). */
+      reconcileFrom: number | null;
+      /** Seconds late against scheduledFor, on a scheduled target's first attempt. */
+      lateness: number | null;
+    };
+
+export type ErrorCode = FailureCategory | 'account_disconnected' | 'internal';
+
+export type Finish =
+  | { kind: 'published'; platformPostId: string; platformPostUrl: string }
+  | { kind: 'failed'; code: ErrorCode; message: string }
+  | { kind: 'retry'; at: number; code: ErrorCode; message: string }
+  /** Outcome unknown: ask the platform at `at`; `reconciles` is the new needs_reconcile value. */
+  | { kind: 'reconcile'; at: number; reconciles: number; message: string }
+  /** A per-account limit: wait without using up an attempt. */
+  | { kind: 'defer'; at: number; message: string };
+
+const FINAL_TARGET = new Set(['published', 'failed']);
+
+export function createAttemptsStore(deps: { db: Kysely<Database>; dialect: DialectName; queue: JobQueue; outbox: Outbox; leaseMs: number }) {
+  const { db, dialect, queue, outbox, leaseMs } = deps;
+
+  async function lockPost(trx: Kysely<Database>, postId: string) {
+    return forUpdate(dialect, trx.selectFrom('posts').selectAll().where('id', '=', postId)).executeTakeFirst();
+  }
+
+  /** Recomputes the post's status after a target changed; returns the events that change announces. */
+  async function settlePost(trx: Kysely<Database>, post: PostRow, now: number): Promise<DomainEvent[]> {
+    const targets = await trx.selectFrom('post_targets').selectAll().where('post_id', '=', post.id).orderBy('position').execute();
+    const status = derivePostStatus(post, targets);
+    if (status === post.status) return [];
+    const becameFinal = FINAL_POST_STATUSES.has(status) && !FINAL_POST_STATUSES.has(post.status);
+    const publishedAt = becameFinal && targets.some((t) => t.status === 'published') ? now : post.published_at;
+    await trx.updateTable('posts').set({ status, updated_at: now, published_at: publishedAt }).where('id', '=', post.id).execute();
+    return becameFinal ? [{ event: 'post.completed', data: { postId: post.id, status, platforms: targets.map(presentTarget) } }] : [];
+  }
+
+  return {
+    async claim(targetId: string, now: number): Promise<Claim> {
+      return db.transaction().execute(async (trx): Promise<Claim> => {
+        const ref = await trx.selectFrom('post_targets').select('post_id').where('id', '=', targetId).executeTakeFirst();
+        if (!ref) return { kind: 'gone' };
+        const post = await lockPost(trx, ref.post_id);
+        const target = await trx.selectFrom('post_targets').selectAll().where('id', '=', targetId).executeTakeFirst();
+        if (!post || !target || post.is_draft === 1) return { kind: 'gone' };
+        if (FINAL_TARGET.has(target.status)) return { kind: 'final' };
+
+        let mode: 'publish' | 'reconcile' = target.needs_reconcile > 0 ? 'reconcile' : 'publish';
+        let reconcileFrom: number | null = mode === 'reconcile' ? target.attempt_started_at : null;
+        const update: TargetUpdate = { status: 'publishing', attempt_id: newAttemptId(), lease_expires_at: now + leaseMs, updated_at: now };
+        if (target.status === 'publishing') {
+          if ((target.lease_expires_at ?? 0) > now) return { kind: 'busy', until: target.lease_expires_at! };
+          // The attempt that held it vanished mid-call: whatever it sent must be found before anything else.
+          mode = 'reconcile';
+          reconcileFrom = target.attempt_started_at;
+          update.needs_reconcile = Math.max(1, target.needs_reconcile);
+        } else {
+          if (target.next_attempt_at === null) return { kind: 'gone' };
+          if (target.next_attempt_at > now + 50) return { kind: 'not_due', at: target.next_attempt_at };
+          update.attempts = target.attempts + 1;
+          update.attempt_started_at = now;
+        }
+        await trx.updateTable('post_targets').set(update).where('id', '=', targetId).execute();
+        const claimed = { ...target, ...update } as TargetRow;
+        await settlePost(trx, post, now);
+        const lateness = target.attempts === 0 && post.scheduled_for !== null ? Math.max(0, now - post.scheduled_for) / 1000 : null;
+        return { kind: 'claimed', attemptId: update.attempt_id!, mode, target: claimed, post, reconcileFrom, lateness };
+      });
+    },
+
+    /** Saves a checkpoint and extends the lease; throws StaleAttemptError when the attempt lost the target. */
+    async checkpoint(targetId: string, attemptId: string, checkpoint: Record<string, unknown> | null, now: number): Promise<void> {
+      const r = await db
+        .updateTable('post_targets')
+        .set({ lease_expires_at: now + leaseMs, updated_at: now, ...(checkpoint ? { checkpoint: JSON.stringify(checkpoint) } : {}) })
+        .where('id', '=', targetId)
+        .where('attempt_id', '=', attemptId)
+        .where('status', '=', 'publishing')
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) throw new StaleAttemptError();
+    },
+
+    /** Ends an attempt. Returns false (and writes nothing) when the attempt no longer owns the target. */
+    async finish(targetId: string, attemptId: string, result: Finish, now: number): Promise<{ owned: boolean; postId?: string }> {
+      return db.transaction().execute(async (trx) => {
+        const ref = await trx.selectFrom('post_targets').select('post_id').where('id', '=', targetId).executeTakeFirst();
+        if (!ref) return { owned: false };
+        const post = await lockPost(trx, ref.post_id);
+        const target = await trx
+          .selectFrom('post_targets')
+          .selectAll()
+          .where('id', '=', targetId)
+          .where('attempt_id', '=', attemptId)
+          .where('status', '=', 'publishing')
+          .executeTakeFirst();
+        if (!post || !target) return { owned: false };
+
+        const released = { attempt_id: null, lease_expires_at: null, updated_at: now };
+        const events: DomainEvent[] = [];
+        const base = { postId: post.id, platform: target.platform, accountId: target.account_id };
+        let update: TargetUpdate;
+        switch (result.kind) {
+          case 'published':
+            update = {
+              ...released,
+              status: 'published',
+              platform_post_id: result.platformPostId,
+              platform_post_url: result.platformPostUrl,
+              original_platform_post_id: result.platformPostId,
+              published_at: now,
+              error: null,
+              error_code: null,
+              needs_reconcile: 0,
+              next_attempt_at: null,
+            };
+            events.push({
+              event: 'post.published',
+              data: { ...base, platformPostId: result.platformPostId, platformPostUrl: result.platformPostUrl, status: 'published' },
+            });
+            break;
+          case 'failed':
+            update = { ...released, status: 'failed', error: result.message, error_code: result.code, needs_reconcile: 0, next_attempt_at: null };
+            events.push({ event: 'post.failed', data: { ...base, error: result.message, errorCode: result.code, status: 'failed' } });
+            break;
+          case 'retry':
+            update = { ...released, status: 'pending', error: result.message, error_code: result.code, needs_reconcile: 0, next_attempt_at: result.at };
+            break;
+          case 'reconcile':
+            update = {
+              ...released,
+              status: 'pending',
+              error: result.message,
+              error_code: 'outcome_unknown',
+              needs_reconcile: result.reconciles,
+              next_attempt_at: result.at,
+            };
+            break;
+          case 'defer':
+            update = { ...released, status: 'pending', error: result.message, error_code: 'rate_limited', next_attempt_at: result.at, attempts: Math.max(0, target.attempts - 1) };
+            break;
+        }
+        await trx.updateTable('post_targets').set(update).where('id', '=', targetId).execute();
+        events.push(...(await settlePost(trx, post, now)));
+        if (result.kind === 'retry' || result.kind === 'reconcile' || result.kind === 'defer') {
+          await queue.enqueue(trx, [{ queue: 'publish-target', payload: { targetId }, runAt: result.at }]);
+        }
+        await outbox.record(trx, post.api_key_id, events);
+        return { owned: true, postId: post.id };
+      });
+    },
+
+    /** Schedules a look at a target later (not due yet, or busy with a live attempt elsewhere). */
+    async revisit(targetId: string, at: number): Promise<void> {
+      await db.transaction().execute((trx) => queue.enqueue(trx, [{ queue: 'publish-target', payload: { targetId }, runAt: at }]));
+    },
+
+    async targetStatuses(postId: string): Promise<string[]> {
+      const rows = await db.selectFrom('post_targets').select('status').where('post_id', '=', postId).execute();
+      return rows.map((r) => r.status);
+    },
+
+    /** Targets whose attempt vanished (lease over) or whose due job went missing; for the recovery sweep. */
+    async orphans(now: number, graceMs: number, limit: number): Promise<string[]> {
+      const stale = await db
+        .selectFrom('post_targets')
+        .select('id')
+        .where('status', '=', 'publishing')
+        .where('lease_expires_at', '<', now)
+        .limit(limit)
+        .execute();
+      const overdue = await db
+        .selectFrom('post_targets')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<', now - graceMs)
+        .limit(limit)
+        .execute();
+      return [...stale, ...overdue].map((r) => r.id);
+    },
+  };
+}
+
+export type AttemptsStore = ReturnType<typeof createAttemptsStore>;

@@ -1,0 +1,250 @@
+// The publishing engine: runs one attempt of a target from claim to write-back. Called by the
+// publish-target job (scheduled posts, retries, recovery) and directly by the API for publishNow, where
+// the targets of a post run in parallel and the request waits for them.
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { CredentialsService, Credentials } from '../accounts/credentials.ts';
+import type { AccountRow, Database, PostRow, TargetRow } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import { fromJson } from '../lib/json.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import { PLATFORM_SETTINGS } from '../platforms/settings.ts';
+import {
+  StaleAttemptError,
+  failure,
+  type MediaItem,
+  type Platform,
+  type PlatformAdapter,
+  type PlatformFailure,
+  type PublishRequest,
+} from '../platforms/types.ts';
+import type { AttemptsStore, Finish } from './attempts.ts';
+import { limitFreesAt } from './limits.ts';
+import { UNKNOWN_OUTCOME_MESSAGE, decide, isPermanent, type RetryPolicy } from './policy.ts';
+
+export interface EngineDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  log: Logger;
+  attempts: AttemptsStore;
+  adapters: Record<Platform, PlatformAdapter>;
+  credentials: CredentialsService;
+  metrics: Metrics;
+  policy: RetryPolicy;
+  leaseMs: number;
+  /** How often a waiting publishNow request re-reads target statuses written by other processes. */
+  settlePollMs?: number;
+}
+
+type Claimed = Extract<Awaited<ReturnType<AttemptsStore['claim']>>, { kind: 'claimed' }>;
+
+/** The text, media and options a target publishes (its own overrides first). */
+export function publishContent(post: PostRow, target: TargetRow) {
+  const postLevel = PLATFORM_SETTINGS[target.platform as Platform].postLevel;
+  const postSettings = postLevel === 'tiktokSettings' ? post.tiktok_settings : postLevel === 'facebookSettings' ? post.facebook_settings : null;
+  return {
+    content: target.custom_content ?? post.content ?? '',
+    media: fromJson<MediaItem[]>(target.custom_media ?? post.media_items, []),
+    settings: { ...fromJson<Record<string, unknown>>(postSettings, {}), ...fromJson<Record<string, unknown>>(target.platform_specific_data, {}) },
+  };
+}
+
+export function createPublishingEngine(deps: EngineDeps) {
+  const { db, clock, log, attempts, adapters, credentials, metrics, policy, leaseMs } = deps;
+  const settlePollMs = deps.settlePollMs ?? 250;
+  const waiters = new Map<string, Set<() => void>>();
+  const running = new Set<Promise<void>>();
+
+  function notify(postId: string) {
+    for (const wake of waiters.get(postId) ?? []) wake();
+  }
+
+  async function loadAccount(target: TargetRow): Promise<AccountRow | undefined> {
+    return db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('api_key_id', '=', target.api_key_id)
+      .where('platform', '=', target.platform)
+      .where('account_id', '=', target.account_id)
+      .executeTakeFirst();
+  }
+
+  /** Decides what a failure means for the target (retry, reconcile later, or final). */
+  function onFailure(f: PlatformFailure, target: TargetRow, reconciles: number): Finish {
+    const now = clock.now();
+    const d = decide(policy, f, target.attempts, reconciles, now);
+    if (d.kind === 'reconcile') return { kind: 'reconcile', at: d.at, reconciles: reconciles + 1, message: `outcome unknown, checking with the platform: ${f.message}` };
+    if (d.kind === 'retry') return { kind: 'retry', at: d.at, code: f.category, message: `will retry: ${f.message}` };
+    if (f.category === 'outcome_unknown') return { kind: 'failed', code: 'outcome_unknown', message: UNKNOWN_OUTCOME_MESSAGE };
+    return { kind: 'failed', code: f.category, message: f.message };
+  }
+
+  async function runAttempt(c: Claimed): Promise<Finish> {
+    const { target, post } = c;
+    const platform = target.platform as Platform;
+    const adapter = adapters[platform];
+    let row = await loadAccount(target);
+    if (!row) {
+      return { kind: 'failed', code: 'account_disconnected', message: `the ${platform} account ${target.account_id} was disconnected; connect it again, then retry` };
+    }
+    let cred: Credentials = await credentials.forAccount(row);
+    if (!cred.ok) return cred.disconnected ? { kind: 'failed', code: 'auth_expired', message: cred.failure.message } : onFailure(cred.failure, target, 0);
+
+    const abort = new AbortController();
+    const heartbeat = setInterval(() => {
+      attempts.checkpoint(target.id, c.attemptId, null, clock.now()).catch((err: unknown) => {
+        if (err instanceof StaleAttemptError) abort.abort(err);
+      });
+    }, Math.max(50, Math.floor(leaseMs / 3)));
+    heartbeat.unref();
+
+    const { content, media, settings } = publishContent(post, target);
+    const request: PublishRequest = {
+      account: cred.creds,
+      content,
+      media,
+      settings,
+      checkpoint: fromJson<Record<string, unknown> | null>(target.checkpoint, null),
+      saveCheckpoint: async (checkpoint) => {
+        await attempts.checkpoint(target.id, c.attemptId, checkpoint, clock.now());
+        request.checkpoint = checkpoint;
+      },
+      attemptStartedAt: c.reconcileFrom ?? target.attempt_started_at ?? clock.now(),
+      signal: abort.signal,
+    };
+
+    /** Calls the platform; after an auth failure refreshes the token once and calls again. */
+    async function withRefresh<T extends { ok: boolean }>(call: () => Promise<T | PlatformFailure>): Promise<T | PlatformFailure> {
+      const first = await call();
+      if (first.ok || (first as PlatformFailure).category !== 'auth_expired') return first;
+      const refreshed = await credentials.refreshAfterAuthFailure(row!);
+      if (!refreshed.ok) {
+        return refreshed.disconnected ? (first as PlatformFailure) : refreshed.failure;
+      }
+      row = refreshed.row;
+      cred = refreshed;
+      request.account = refreshed.creds;
+      const second = await call();
+      // Still refused right after a fresh token: treat as passing trouble, within the retry budget.
+      if (!second.ok && (second as PlatformFailure).category === 'auth_expired') {
+        return failure('platform_unavailable', `${(second as PlatformFailure).message} (even after refreshing the token)`);
+      }
+      return second;
+    }
+
+    try {
+      if (c.mode === 'reconcile') {
+        // Until the platform answers, the target keeps needing reconciliation: a transient failure here
+        // must never turn into a plain retry that would send again.
+        const askings = Math.max(1, target.needs_reconcile);
+        const r = await withRefresh(() => adapter.reconcile(request));
+        if (!r.ok) {
+          const f = r as PlatformFailure;
+          return onFailure(isPermanent(f.category) ? f : failure('outcome_unknown', f.message), target, askings);
+        }
+        if (r.found === true) return { kind: 'published', platformPostId: r.platformPostId, platformPostUrl: r.platformPostUrl };
+        if (r.found === 'unknown') return onFailure(failure('outcome_unknown', r.message), target, askings);
+        // The platform positively shows no post from the earlier attempt: publishing is safe.
+      }
+      const freesAt = await limitFreesAt(db, platform, target.account_id, adapter.info.publishLimits, clock.now());
+      if (freesAt !== null) {
+        return { kind: 'defer', at: freesAt, message: `waiting for ${adapter.info.displayName}'s publishing limit for this account (until ${new Date(freesAt).toISOString()})` };
+      }
+      const outcome = await withRefresh(() => adapter.publish(request));
+      if (outcome.ok) return { kind: 'published', platformPostId: outcome.platformPostId, platformPostUrl: outcome.platformPostUrl };
+      return onFailure(outcome, target, 0);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  async function processTarget(targetId: string): Promise<void> {
+    const now = clock.now();
+    const claim = await attempts.claim(targetId, now);
+    if (claim.kind === 'gone' || claim.kind === 'final') return;
+    if (claim.kind === 'not_due') return attempts.revisit(targetId, claim.at);
+    if (claim.kind === 'busy') return attempts.revisit(targetId, claim.until + 1000);
+
+    const { target } = claim;
+    const ctx = { postId: target.post_id, targetId, platform: target.platform, attemptId: claim.attemptId, mode: claim.mode };
+    if (claim.lateness !== null) metrics.schedulingLateness.observe(claim.lateness);
+    let result: Finish;
+    try {
+      result = await runAttempt(claim);
+    } catch (err) {
+      if (err instanceof StaleAttemptError) {
+        log.warn(ctx, 'attempt superseded by a newer one; its result is dropped');
+        return;
+      }
+      // A bug mid-attempt: a platform call may have gone out, so this is an unknown outcome.
+      log.error({ ...ctx, err }, 'publish attempt failed unexpectedly');
+      result = onFailure(failure('outcome_unknown', 'internal error during publishing'), claim.target, claim.target.needs_reconcile);
+    }
+    const outcome = result.kind === 'published' ? 'published' : result.kind === 'failed' ? result.code : result.kind;
+    metrics.publishOutcomes.inc({ platform: target.platform, outcome });
+    const written = await attempts.finish(targetId, claim.attemptId, result, clock.now());
+    if (!written.owned) log.warn(ctx, 'attempt lost its target before writing back; result dropped');
+    else log.info({ ...ctx, result: result.kind, ...(result.kind === 'failed' ? { errorCode: result.code } : {}) }, 'publish attempt finished');
+    notify(target.post_id);
+  }
+
+  function track(p: Promise<void>) {
+    running.add(p);
+    void p.finally(() => running.delete(p));
+  }
+
+  return {
+    processTarget,
+
+    /** Fallback jobs of publishNow targets run this long after creation (after a lease, if we died). */
+    fallbackDelayMs: leaseMs,
+
+    startNow(postId: string, targetIds: string[]) {
+      for (const id of targetIds) {
+        track(
+          processTarget(id).catch((err: unknown) => {
+            log.error({ err, postId, targetId: id }, 'direct publish failed; the fallback job will take over');
+          }),
+        );
+      }
+    },
+
+    async waitUntilSettled(postId: string, timeoutMs: number): Promise<void> {
+      const deadline = clock.now() + timeoutMs;
+      for (;;) {
+        const statuses = await attempts.targetStatuses(postId);
+        if (statuses.every((s) => s === 'published' || s === 'failed')) return;
+        const remaining = deadline - clock.now();
+        if (remaining <= 0) return;
+        await new Promise<void>((resolve) => {
+          const set = waiters.get(postId) ?? new Set();
+          const wake = () => {
+            clearTimeout(timer);
+            set.delete(wake);
+            if (set.size === 0) waiters.delete(postId);
+            resolve();
+          };
+          const timer = setTimeout(wake, Math.min(remaining, settlePollMs));
+          set.add(wake);
+          waiters.set(postId, set);
+        });
+      }
+    },
+
+    /** Re-creates jobs for targets whose attempt vanished or whose job went missing. */
+    async sweep(): Promise<number> {
+      const now = clock.now();
+      const ids = await attempts.orphans(now, Math.max(60_000, leaseMs), 500);
+      for (const id of ids) await attempts.revisit(id, now);
+      if (ids.length > 0) log.info({ count: ids.length }, 'recovery sweep re-queued targets');
+      return ids.length;
+    },
+
+    /** Waits (bounded) for direct publishNow executions of this process. */
+    async drain(timeoutMs: number): Promise<void> {
+      await Promise.race([Promise.allSettled([...running]), clock.sleep(timeoutMs)]);
+    },
+  };
+}
+
+export type PublishingEngine = ReturnType<typeof createPublishingEngine>;

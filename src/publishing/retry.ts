@@ -1,0 +1,68 @@
+// POST /v1/posts/{id}/retry: publishes the failed targets again, exactly like publishNow. Published
+// targets are never touched.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { errors } from '../http/errors.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { PostsDal } from '../posts/posts-dal.ts';
+import type { PostOut } from '../posts/schemas.ts';
+import { derivePostStatus } from '../posts/status.ts';
+import type { PublishingEngine } from './engine.ts';
+
+export function createRetryService(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  posts: PostsDal;
+  queue: JobQueue;
+  engine: Pick<PublishingEngine, 'startNow' | 'waitUntilSettled' | 'fallbackDelayMs'>;
+  publishWaitMs: number;
+  get(apiKeyId: string, postId: string): Promise<PostOut>;
+}) {
+  const { db, clock, posts, queue, engine } = deps;
+  return {
+    async retry(apiKeyId: string, postId: string): Promise<PostOut> {
+      const now = clock.now();
+      const retried = await db.transaction().execute(async (trx) => {
+        const found = await posts.getForUpdate(trx, postId);
+        if (!found || found.post.api_key_id !== apiKeyId) throw errors.notFound(`no post ${postId}`);
+        if (found.targets.some((t) => t.status === 'publishing')) {
+          throw errors.conflict(`post ${postId} has a target being published right now; retry once it is final`);
+        }
+        const failed = found.targets.filter((t) => t.status === 'failed');
+        if (failed.length === 0) throw errors.conflict(`post ${postId} has no failed target to retry`, 'NO_FAILED_TARGETS');
+        const ids = failed.map((t) => t.id);
+        await trx
+          .updateTable('post_targets')
+          .set({
+            status: 'pending',
+            // A retry is a new run with a fresh budget; attempts counts the attempts of the current run.
+            attempts: 0,
+            error: null,
+            error_code: null,
+            attempt_id: null,
+            lease_expires_at: null,
+            needs_reconcile: 0,
+            next_attempt_at: now,
+            updated_at: now,
+          })
+          .where('id', 'in', ids)
+          .execute();
+        const targets = found.targets.map((t) => (ids.includes(t.id) ? { ...t, status: 'pending' as const, attempts: 0 } : t));
+        // A scheduled post being retried is publishing now, not scheduled.
+        const status = derivePostStatus({ is_draft: found.post.is_draft, scheduled_for: null }, targets);
+        await trx.updateTable('posts').set({ status, updated_at: now, published_at: null }).where('id', '=', postId).execute();
+        await queue.enqueue(
+          trx,
+          ids.map((targetId) => ({ queue: 'publish-target' as const, payload: { targetId }, runAt: now + engine.fallbackDelayMs })),
+        );
+        return ids;
+      });
+      engine.startNow(postId, retried);
+      await engine.waitUntilSettled(postId, deps.publishWaitMs);
+      return deps.get(apiKeyId, postId);
+    },
+  };
+}
+
+export type RetryService = ReturnType<typeof createRetryService>;

@@ -1,0 +1,303 @@
+// The composition root: builds every dependency once from the validated configuration and wires them.
+// Nothing below reads the environment; tests build a runtime with their own config and clock.
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { createAccountsDal } from './accounts/accounts-dal.ts';
+import { createAccountsService } from './accounts/accounts-service.ts';
+import { createConnectService } from './accounts/connect-service.ts';
+import { createCredentialsService } from './accounts/credentials.ts';
+import { SANDBOX_ROUTES, type Config } from './config.ts';
+import { openDatabase, type Db } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { buildApp } from './http/app.ts';
+import { accountsRoutes } from './http/routes/accounts.ts';
+import { connectRoutes } from './http/routes/connect.ts';
+import { createIdempotencyStore } from './http/idempotency.ts';
+import { createRateLimiter } from './http/rate-limit.ts';
+import { createKeysService, type CreatedKey, type KeysService } from './keys/keys-service.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { createSecretBox, type SecretBox } from './lib/crypto.ts';
+import { createPgBossQueue } from './jobs/pgboss-queue.ts';
+import type { JobQueue } from './jobs/queue.ts';
+import { createTableQueue } from './jobs/table-queue.ts';
+import { createMediaFetcher } from './net/media-fetcher.ts';
+import { createOutboundClient } from './net/outbound.ts';
+import { createLogger } from './observability/logger.ts';
+import { createMetrics, type Metrics } from './observability/metrics.ts';
+import type { PlatformAppConfig, PublishTiming } from './platforms/deps.ts';
+import { createPlatformHttp } from './platforms/http.ts';
+import { createPlatformRegistry, type PlatformRegistry } from './platforms/registry.ts';
+import { PLATFORMS, type Platform } from './platforms/types.ts';
+import { createPostsDal } from './posts/posts-dal.ts';
+import { createPostsService } from './posts/posts-service.ts';
+import { createEditService } from './publishing/edit.ts';
+import { createRetryService } from './publishing/retry.ts';
+import { createAttemptsStore } from './publishing/attempts.ts';
+import { createPublishingEngine, type PublishingEngine } from './publishing/engine.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './publishing/policy.ts';
+import { createEmulators, sandboxPlugin } from './sandbox/index.ts';
+import { SANDBOX_APP, type Emulator } from './sandbox/kit/emulator.ts';
+import { createOutbox } from './webhooks/outbox.ts';
+
+export type Role = 'api' | 'worker' | 'all';
+
+export interface RuntimeOptions {
+  role: Role;
+  log?: Logger;
+  clock?: Clock;
+  /** Tuning that tests shorten; production uses the defaults. */
+  retryPolicy?: RetryPolicy;
+  leaseMs?: number;
+  timing?: PublishTiming;
+  /** How often the worker looks for orphaned targets. */
+  sweepIntervalMs?: number;
+  queuePollMs?: number;
+  version?: string;
+}
+
+export interface Runtime {
+  config: Config;
+  log: Logger;
+  db: Db;
+  app: FastifyInstance;
+  keys: KeysService;
+  queue: JobQueue;
+  engine: PublishingEngine;
+  metrics: Metrics;
+  adapters: PlatformRegistry;
+  box: SecretBox;
+  /** The built-in emulators when the sandbox is on. */
+  emulators: Emulator[];
+  /** Where the API listens once started. */
+  url(): string;
+  /** How callers reach the API (HERALD_PUBLIC_URL, else where it listens). */
+  publicUrl(): string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The encryption key: from the configuration, or (embedded only) a key file generated on first start. */
+function encryptionKey(config: Config, log: Logger): Buffer {
+  if (config.encryptionKey) return config.encryptionKey;
+  const file = join(config.dataDir, 'encryption.key');
+  if (existsSync(file)) {
+    const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+    if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
+    return key;
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const key = Buffer.from(crypto.getRandomValues(new Uint8Array(32)));
+  writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  log.info({ file }, 'generated the token encryption key; back it up with the database');
+  return key;
+}
+
+export async function createRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
+  const log = options.log ?? createLogger({ level: config.logLevel });
+  const clock = options.clock ?? systemClock;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const role = options.role;
+  const serveApi = role !== 'worker';
+  const runWorkers = role !== 'api';
+
+  const db = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  await migrateToLatest(db);
+  const box = createSecretBox(encryptionKey(config, log));
+  const metrics = createMetrics();
+  const queue: JobQueue =
+    db.dialect === 'postgres'
+      ? await createPgBossQueue({ connectionString: db.connectionString!, log })
+      : createTableQueue({ db: db.kysely, clock, log, pollMs: options.queuePollMs });
+
+  // Platforms without credentials are served by the built-in emulators when the sandbox is on. Their
+  // URLs depend on where Herald listens, so they are read when used, not fixed here.
+  let listeningUrl = `http://127.0.0.1:${config.port}`;
+  const publicUrl = () => (config.publicUrlIsDefault ? listeningUrl : config.publicUrl);
+  const emulators = config.sandbox && serveApi ? createEmulators() : [];
+  const appConfig = (platform: Platform): PlatformAppConfig => {
+    const real = config.platforms[platform];
+    if (real) return { ...real, graphVersion: config.graphApiVersion };
+    const route = SANDBOX_ROUTES[platform];
+    return {
+      clientId: SANDBOX_APP.clientId,
+      clientSecret: SANDBOX_APP.clientSecret,
+      graphVersion: config.graphApiVersion,
+      get apiUrl() {
+        return `${listeningUrl}/sandbox/${route.emulator}`;
+      },
+      get authUrl() {
+        return `${publicUrl()}/sandbox/${route.emulator}${route.authPath}`;
+      },
+    };
+  };
+
+  const outbound = createOutboundClient({ allowPrivateNetworks: config.allowPrivateNetworks, userAgent: 'Herald (+https://github.com/herald)' });
+  const trustedOutbound = createOutboundClient({ allowPrivateNetworks: true, userAgent: 'Herald' });
+  const media = createMediaFetcher(outbound, {
+    timeoutMs: 60_000,
+    // The sandbox's own sample files live on loopback; they are the one private origin media may use.
+    trusted: config.sandbox ? { origins: () => [new URL(listeningUrl).origin, new URL(publicUrl()).origin], client: trustedOutbound } : undefined,
+  });
+  const timing = options.timing ?? { pollIntervalMs: 2_000, maxProcessingMs: 10 * 60_000 };
+  const adapters = createPlatformRegistry((platform) => ({
+    app: appConfig(platform),
+    http: createPlatformHttp({
+      timeoutMs: config.platformTimeoutMs,
+      onCall: (call) => metrics.platformCalls.observe({ platform, status: String(call.status) }, call.durationMs / 1000),
+    }),
+    media,
+    clock,
+    timing,
+  }));
+
+  const outbox = createOutbox({ clock, queue });
+  const credentials = createCredentialsService({
+    db: db.kysely,
+    box,
+    clock,
+    log,
+    adapters,
+    outbox,
+    onRefreshFailure: (platform) => metrics.tokenRefreshFailures.inc({ platform }),
+  });
+  const attempts = createAttemptsStore({ db: db.kysely, dialect: db.dialect, queue, outbox, leaseMs });
+  const engine = createPublishingEngine({
+    db: db.kysely,
+    clock,
+    log,
+    attempts,
+    adapters,
+    credentials,
+    metrics,
+    policy: options.retryPolicy ?? DEFAULT_RETRY_POLICY,
+    leaseMs,
+  });
+
+  const keys = createKeysService({ db: db.kysely, clock });
+  const accountsDal = createAccountsDal({ db: db.kysely });
+  const connect = createConnectService({
+    db: db.kysely,
+    clock,
+    box,
+    outbox,
+    adapters,
+    unavailable: new Set(PLATFORMS.filter((p) => !config.platforms[p] && !config.sandbox)),
+  });
+  const accounts = createAccountsService({
+    db: db.kysely,
+    clock,
+    log,
+    box,
+    dal: accountsDal,
+    outbox,
+    adapters,
+    credentials,
+    healthTimeoutMs: Math.min(10_000, config.platformTimeoutMs * 2),
+  });
+  const idempotency = createIdempotencyStore({ db: db.kysely, clock, leaseMs: config.publishWaitMs + 30_000 });
+  const postsDal = createPostsDal({ db: db.kysely, dialect: db.dialect });
+  const posts = createPostsService({
+    db: db.kysely,
+    clock,
+    posts: postsDal,
+    accounts: accountsDal,
+    outbox,
+    queue,
+    idempotency,
+    validators: Object.fromEntries(PLATFORMS.map((p) => [p, adapters[p].validate.bind(adapters[p])])) as never,
+    publisher: engine,
+    publishWaitMs: config.publishWaitMs,
+  });
+
+  const retry = createRetryService({ db: db.kysely, clock, posts: postsDal, queue, engine, publishWaitMs: config.publishWaitMs, get: posts.get });
+  const edit = createEditService({ db: db.kysely, clock, posts: postsDal, accounts: accountsDal, credentials, twitter: adapters.twitter, outbox });
+
+  const keyLimiter = await createRateLimiter({ points: config.rateLimitPerMinute, durationSeconds: 60, keyPrefix: 'key', pgPool: db.pgPool });
+  const badKeyLimiter = await createRateLimiter({ points: config.authFailuresPerMinute, durationSeconds: 60, keyPrefix: 'badkey', pgPool: db.pgPool });
+
+  const app = await buildApp({
+    log,
+    version: options.version ?? '0.1.0',
+    publicUrl: config.publicUrl,
+    keys,
+    keyLimiter,
+    badKeyLimiter,
+    idempotency,
+    metrics,
+    posts,
+    retry,
+    edit,
+    ready: () => db.ping(),
+    apiRoutes: serveApi,
+    v1Plugins: [connectRoutes(connect), accountsRoutes(accounts)],
+    publicPlugins: emulators.length > 0 ? [{ prefix: '/sandbox', plugin: sandboxPlugin(emulators) }] : [],
+  });
+
+  if (runWorkers) queue.register('publish-target', ({ targetId }) => engine.processTarget(targetId));
+
+  const timers: NodeJS.Timeout[] = [];
+  const every = (ms: number, task: () => Promise<unknown>, what: string) => {
+    const t = setInterval(() => void task().catch((err: unknown) => log.error({ err }, `${what} failed`)), ms);
+    t.unref();
+    timers.push(t);
+  };
+
+  return {
+    config,
+    log,
+    db,
+    app,
+    keys,
+    queue,
+    engine,
+    metrics,
+    adapters,
+    box,
+    emulators,
+    url: () => listeningUrl,
+    publicUrl,
+    async start() {
+      await app.listen({ host: config.host, port: config.port });
+      const address = app.server.address();
+      if (address && typeof address === 'object') {
+        const host = address.family === 'IPv6' ? `[${address.address === '::' ? '::1' : address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+        listeningUrl = `http://${host}:${address.port}`;
+      }
+      if (runWorkers) {
+        await queue.start();
+        await engine.sweep();
+        every(options.sweepIntervalMs ?? 15_000, () => engine.sweep(), 'recovery sweep');
+        every(60 * 60_000, () => idempotency.purgeExpired(), 'idempotency purge');
+      }
+      every(15_000, async () => {
+        const depth = await queue.depth();
+        for (const [name, n] of Object.entries(depth)) metrics.queueDepth.set({ queue: name }, n);
+      }, 'queue depth');
+      log.info({ url: listeningUrl, role, database: db.describe, sandbox: config.sandbox }, 'Herald is running');
+    },
+    async stop() {
+      for (const t of timers) clearInterval(t);
+      // Stop accepting, let in-flight requests finish, then the work in hand, then the database. Each
+      // step runs even when an earlier one fails (a database already gone must not keep the process up).
+      const steps: [string, () => Promise<unknown>][] = [
+        ['http', () => app.close()],
+        ['publishing', () => engine.drain(10_000)],
+        ['queue', () => queue.stop()],
+        ['outbound', () => Promise.all([outbound.close(), trustedOutbound.close()])],
+        ['database', () => db.close()],
+      ];
+      for (const [what, step] of steps) {
+        await step().catch((err: unknown) => log.warn({ err }, `stopping ${what} failed`));
+      }
+    },
+  };
+}
+
+/** On the very first start of an empty database one key is created, so the service is usable at once. */
+export async function ensureFirstKey(keys: KeysService): Promise<CreatedKey | null> {
+  if ((await keys.count()) > 0) return null;
+  return keys.create('default');
+}

@@ -1,0 +1,82 @@
+// The outbox: events are written in the same transaction as the change they announce, with a delivery
+// and its job when the key subscribes to them. A crash after commit loses nothing; a rollback sends nothing.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import { newId } from '../lib/ids.ts';
+import { fromJson } from '../lib/json.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+
+export const EVENT_NAMES = [
+  'post.scheduled',
+  'post.published',
+  'post.failed',
+  'post.completed',
+  'post.deleted',
+  'post.edited',
+  'account.connected',
+  'account.disconnected',
+  'webhook.test',
+] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+
+export interface DomainEvent {
+  event: EventName;
+  data: Record<string, unknown>;
+}
+
+export interface Outbox {
+  record(trx: Kysely<Database>, apiKeyId: string, events: readonly DomainEvent[]): Promise<void>;
+}
+
+/** Serialises an event once; these exact bytes are signed and sent on every attempt. */
+export function eventBody(id: string, event: EventName, timestamp: number, data: Record<string, unknown>): string {
+  return JSON.stringify({ id, event, timestamp: new Date(timestamp).toISOString(), data });
+}
+
+export function createOutbox(deps: { clock: Clock; queue: JobQueue }): Outbox {
+  const { clock, queue } = deps;
+  return {
+    async record(trx, apiKeyId, events) {
+      if (events.length === 0) return;
+      const settings = await trx
+        .selectFrom('webhook_settings')
+        .select(['url', 'events', 'disabled_at'])
+        .where('api_key_id', '=', apiKeyId)
+        .executeTakeFirst();
+      if (!settings || settings.disabled_at !== null) return;
+      const wanted = new Set(fromJson<string[]>(settings.events, []));
+      const now = clock.now();
+      const jobs = [];
+      for (const e of events) {
+        if (!wanted.has(e.event)) continue;
+        const eventId = newId('evt');
+        const deliveryId = newId('whd');
+        await trx
+          .insertInto('webhook_events')
+          .values({ id: eventId, api_key_id: apiKeyId, event: e.event, body: eventBody(eventId, e.event, now, e.data), created_at: now })
+          .execute();
+        await trx
+          .insertInto('webhook_deliveries')
+          .values({
+            id: deliveryId,
+            event_id: eventId,
+            api_key_id: apiKeyId,
+            event: e.event,
+            url: settings.url,
+            status: 'pending',
+            next_attempt_at: now,
+            last_status_code: null,
+            last_error: null,
+            last_duration_ms: null,
+            created_at: now,
+            updated_at: now,
+            delivered_at: null,
+          })
+          .execute();
+        jobs.push({ queue: 'deliver-webhook' as const, payload: { deliveryId }, runAt: now });
+      }
+      await queue.enqueue(trx, jobs);
+    },
+  };
+}
