@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { createAccountsDal } from './accounts/accounts-dal.ts';
 import { createAccountsService } from './accounts/accounts-service.ts';
 import { createConnectService } from './accounts/connect-service.ts';
-import { createCredentialsService } from './accounts/credentials.ts';
+import { createCredentialsService, type CredentialsService } from './accounts/credentials.ts';
 import { SANDBOX_ROUTES, type Config } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -53,6 +53,8 @@ export interface RuntimeOptions {
   timing?: PublishTiming;
   /** How often the worker looks for orphaned targets. */
   sweepIntervalMs?: number;
+  /** How often the worker refreshes tokens nearing expiry. */
+  tokenCareIntervalMs?: number;
   queuePollMs?: number;
   version?: string;
 }
@@ -68,6 +70,7 @@ export interface Runtime {
   metrics: Metrics;
   adapters: PlatformRegistry;
   box: SecretBox;
+  credentials: CredentialsService;
   /** The built-in emulators when the sandbox is on. */
   emulators: Emulator[];
   /** Where the API listens once started. */
@@ -256,6 +259,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     metrics,
     adapters,
     box,
+    credentials,
     emulators,
     url: () => listeningUrl,
     publicUrl,
@@ -271,6 +275,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
         await engine.sweep();
         every(options.sweepIntervalMs ?? 15_000, () => engine.sweep(), 'recovery sweep');
         every(60 * 60_000, () => idempotency.purgeExpired(), 'idempotency purge');
+        every(options.tokenCareIntervalMs ?? 10 * 60_000, () => credentials.refreshDue(), 'token care');
       }
       every(15_000, async () => {
         const depth = await queue.depth();

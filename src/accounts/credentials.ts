@@ -137,6 +137,33 @@ export function createCredentialsService(deps: CredentialsDeps) {
       return refreshRow(row);
     },
 
+    /**
+     * Refreshes, ahead of expiry, the tokens of accounts that are not publishing right now (a 60-day
+     * Threads or Instagram token left alone would otherwise die). Returns how many were refreshed.
+     */
+    async refreshDue(limit = 200): Promise<number> {
+      const aheads = Object.values(adapters).map((a) => a.info.refreshAheadMs ?? 0);
+      const horizon = clock.now() + Math.max(0, ...aheads);
+      const rows = await db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('status', '=', 'active')
+        .where('token_expires_at', 'is not', null)
+        .where('token_expires_at', '<', horizon)
+        .orderBy('token_expires_at')
+        .limit(limit)
+        .execute();
+      let refreshed = 0;
+      for (const row of rows.filter(needsRefreshAhead)) {
+        const r = await refreshRow(row).catch((err: unknown) => {
+          log.warn({ err, platform: row.platform }, 'token refresh ahead of expiry failed');
+          return null;
+        });
+        if (r?.ok) refreshed++;
+      }
+      return refreshed;
+    },
+
     /** Stores facts the platform reported (subscription type, creator options). */
     async updateMeta(row: AccountRow, meta: AccountMeta): Promise<void> {
       const merged = { ...fromJson<AccountMeta>(row.meta, {}), ...meta };

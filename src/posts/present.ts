@@ -19,7 +19,7 @@ export function presentTarget(t: TargetRow): PlatformResultOut {
   if (t.error !== null) out.error = t.error;
   if (t.error_code !== null) out.errorCode = t.error_code as PlatformResultOut['errorCode'];
   if (t.published_at !== null) out.publishedAt = iso(t.published_at);
-  if (t.status === 'pending' && t.next_attempt_at !== null && t.attempts > 0) out.nextAttemptAt = iso(t.next_attempt_at);
+  if (t.status === 'pending' && t.next_attempt_at !== null) out.nextAttemptAt = iso(t.next_attempt_at);
   if (t.custom_content !== null) out.customContent = t.custom_content;
   if (t.custom_media !== null) out.customMedia = fromJson<MediaItem[]>(t.custom_media, []);
   if (t.platform_specific_data !== null) out.platformSpecificData = fromJson<Record<string, unknown>>(t.platform_specific_data, {});

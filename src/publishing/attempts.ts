@@ -183,9 +183,9 @@ export function createAttemptsStore(deps: { db: Kysely<Database>; dialect: Diale
       await db.transaction().execute((trx) => queue.enqueue(trx, [{ queue: 'publish-target', payload: { targetId }, runAt: at }]));
     },
 
-    async targetStatuses(postId: string): Promise<string[]> {
-      const rows = await db.selectFrom('post_targets').select('status').where('post_id', '=', postId).execute();
-      return rows.map((r) => r.status);
+    async targetStatuses(postId: string): Promise<{ status: string; nextAttemptAt: number | null }[]> {
+      const rows = await db.selectFrom('post_targets').select(['status', 'next_attempt_at']).where('post_id', '=', postId).execute();
+      return rows.map((r) => ({ status: r.status, nextAttemptAt: r.next_attempt_at }));
     },
 
     /** Targets whose attempt vanished (lease over) or whose due job went missing; for the recovery sweep. */

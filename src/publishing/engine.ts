@@ -212,8 +212,11 @@ export function createPublishingEngine(deps: EngineDeps) {
     async waitUntilSettled(postId: string, timeoutMs: number): Promise<void> {
       const deadline = clock.now() + timeoutMs;
       for (;;) {
-        const statuses = await attempts.targetStatuses(postId);
-        if (statuses.every((s) => s === 'published' || s === 'failed')) return;
+        const targets = await attempts.targetStatuses(postId);
+        // Done when nothing can change before the deadline: every target final, or waiting to retry later.
+        const settledBy = (t: { status: string; nextAttemptAt: number | null }) =>
+          t.status === 'published' || t.status === 'failed' || (t.status === 'pending' && t.nextAttemptAt !== null && t.nextAttemptAt > deadline);
+        if (targets.every(settledBy)) return;
         const remaining = deadline - clock.now();
         if (remaining <= 0) return;
         await new Promise<void>((resolve) => {

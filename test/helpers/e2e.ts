@@ -1,0 +1,58 @@
+// Shared set-up for end-to-end tests: the five platforms' emulators on 127.0.0.1 and a Herald pointed at
+// them, plus small readers of what the emulators saw.
+import assert from 'node:assert/strict';
+import { createEmulators } from '../../src/sandbox/index.ts';
+import type { Emulator } from '../../src/sandbox/kit/emulator.ts';
+import type { LedgerEntry } from '../../src/sandbox/kit/ledger.ts';
+import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
+import { startHerald, type StartOptions, type TestHerald } from './herald.ts';
+
+export interface World {
+  server: EmulatorServer;
+  h: TestHerald;
+  emu(name: 'twitter' | 'meta' | 'threads' | 'tiktok'): Emulator;
+  media(file: 'sample.jpg' | 'sample.png' | 'sample.mp4'): string;
+  close(): Promise<void>;
+}
+
+export async function startWorld(options: StartOptions & { emulatorList?: Emulator[] } = {}): Promise<World> {
+  const emulators = options.emulatorList ?? createEmulators({ processingMs: 30 });
+  const server = await startEmulatorServer(emulators);
+  const h = await startHerald({ emulators: server, ...options });
+  return {
+    server,
+    h,
+    emu: (name) => emulators.find((e) => e.name === name)!,
+    media: (file) => `${server.mediaUrl}/${file}`,
+    async close() {
+      await h.close();
+      await server.close();
+    },
+  };
+}
+
+/** Creates a publishNow post and returns the answer, asserting it was created. */
+export async function publishNow(h: TestHerald, body: Record<string, unknown>, key?: string) {
+  const res = await h.request('POST', '/v1/posts', { body: { publishNow: true, ...body }, key });
+  assert.equal(res.status, 201, res.text);
+  return res.body;
+}
+
+export function posted(emu: Emulator, filter: { accountId?: string; kind?: string; text?: string } = {}): LedgerEntry[] {
+  return emu.ledger.list({ accountId: filter.accountId, kind: filter.kind }).filter((e) => filter.text === undefined || e.text === filter.text);
+}
+
+export function calls(emu: Emulator, method: string, pathPart: string): number {
+  return emu.calls.filter((c) => c.method === method && c.path.includes(pathPart)).length;
+}
+
+/** Polls a post until it is final (for work that finishes in the background). */
+export async function waitFinal(h: TestHerald, postId: string, timeoutMs = 15_000, key?: string) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await h.request('GET', `/v1/posts/${postId}`, { key });
+    if (['published', 'partial', 'failed'].includes(res.body.status)) return res.body;
+    if (Date.now() > deadline) throw new Error(`post ${postId} not final: ${res.text}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,210 @@
+// The publishing engine with real emulators: parallel publishNow, scheduled firing, partial failure and
+// retry, background completion, per-account limits, disconnected accounts.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connectAccount } from '../helpers/connect.ts';
+import { posted, publishNow, startWorld, waitFinal, type World } from '../helpers/e2e.ts';
+
+let w: World;
+const acc: Record<string, string> = {};
+const later = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+before(async () => {
+  w = await startWorld();
+  acc.twitter = (await connectAccount(w.h, 'twitter')).accountId;
+  acc.facebook = (await connectAccount(w.h, 'facebook', { sandbox_pages: '1' })).accountId;
+  acc.instagram = (await connectAccount(w.h, 'instagram', { sandbox_user: 'ig', sandbox_pages: '1' })).accountId;
+  acc.threads = (await connectAccount(w.h, 'threads')).accountId;
+  acc.tiktok = (await connectAccount(w.h, 'tiktok')).accountId;
+});
+after(() => w.close());
+
+const all = () => [
+  { platform: 'twitter', accountId: acc.twitter },
+  { platform: 'facebook', accountId: acc.facebook },
+  { platform: 'instagram', accountId: acc.instagram },
+  { platform: 'threads', accountId: acc.threads },
+  { platform: 'tiktok', accountId: acc.tiktok },
+];
+
+describe('publishNow', () => {
+  test('publishes to all five platforms at once and answers with final statuses', async () => {
+    const content = `everywhere ${Date.now()}`;
+    const post = await publishNow(w.h, {
+      content,
+      mediaItems: [{ type: 'video', url: w.media('sample.mp4') }],
+      tiktokSettings: { privacyLevel: 'PUBLIC_TO_EVERYONE' },
+      platforms: all(),
+    });
+    assert.equal(post.status, 'published', JSON.stringify(post.platforms));
+    for (const t of post.platforms) {
+      assert.equal(t.status, 'published');
+      assert.ok(t.platformPostId && t.platformPostUrl, t.platform);
+      assert.equal(t.attempts, 1);
+    }
+    assert.ok(post.publishedAt);
+    assert.equal(posted(w.emu('twitter'), { text: content }).length, 1);
+    assert.equal(posted(w.emu('threads'), { text: content }).length, 1);
+    assert.equal(posted(w.emu('tiktok')).filter((e) => e.text === content).length, 1);
+  });
+
+  test('targets run in parallel: the answer takes about as long as the slowest one', async () => {
+    for (const name of ['twitter', 'threads'] as const) w.emu(name).latencyMs = 150;
+    try {
+      const started = Date.now();
+      const post = await publishNow(w.h, { content: `parallel ${Date.now()}`, platforms: [all()[0]!, all()[3]!] });
+      const took = Date.now() - started;
+      assert.equal(post.status, 'published');
+      // Threads makes ~5 calls, X ~1: run one after the other they would take ~900 ms.
+      assert.ok(took < 1500, `took ${took} ms`);
+    } finally {
+      for (const name of ['twitter', 'threads'] as const) w.emu(name).latencyMs = 0;
+    }
+  });
+
+  test('work beyond HERALD_PUBLISH_WAIT_MS finishes in the background', async () => {
+    const h2 = await (await import('../helpers/herald.ts')).startHerald({ emulators: w.server, env: { HERALD_PUBLISH_WAIT_MS: '100' } });
+    try {
+      const x = await connectAccount(h2, 'twitter', { sandbox_user: 'slowpoke' });
+      w.emu('twitter').faults.add({ kind: 'slow', method: 'POST', path: '/2/tweets', delayMs: 600 });
+      const res = await publishNow(h2, { content: `slow ${Date.now()}`, platforms: [{ platform: 'twitter', accountId: x.accountId }] });
+      assert.equal(res.status, 'publishing');
+      assert.equal(res.platforms[0].status, 'publishing');
+      const done = await waitFinal(h2, res.id);
+      assert.equal(done.status, 'published');
+    } finally {
+      await h2.close();
+    }
+  });
+});
+
+describe('failures and retry', () => {
+  test('a rejected target makes the post partial; retry publishes only it', async () => {
+    const threads = w.emu('threads');
+    threads.faults.add({ kind: 'validation', method: 'POST', path: '/threads', count: 1, message: 'The text contains a blocked word.' });
+    const content = `partial ${Date.now()}`;
+    const post = await publishNow(w.h, { content, platforms: [all()[0]!, all()[3]!] });
+    assert.equal(post.status, 'partial');
+    const [x, th] = post.platforms;
+    assert.equal(x.status, 'published');
+    assert.equal(th.status, 'failed');
+    assert.equal(th.errorCode, 'content_rejected');
+    assert.match(th.error, /blocked word/);
+    assert.equal(th.attempts, 1, 'a rejection is not retried');
+
+    const retried = await w.h.request('POST', `/v1/posts/${post.id}/retry`);
+    assert.equal(retried.status, 200, retried.text);
+    assert.equal(retried.body.status, 'published');
+    assert.equal(retried.body.platforms[0].platformPostId, x.platformPostId, 'the published target is untouched');
+    assert.equal(posted(w.emu('twitter'), { text: content }).length, 1, 'X got the post once');
+    assert.equal(posted(threads, { text: content }).length, 1);
+
+    const again = await w.h.request('POST', `/v1/posts/${post.id}/retry`);
+    assert.equal(again.status, 409);
+    assert.equal(again.body.code, 'NO_FAILED_TARGETS');
+  });
+
+  test('a transient 500 is retried and posts once', async () => {
+    const x = w.emu('twitter');
+    x.faults.add({ kind: 'server_error', method: 'POST', path: '/2/tweets', count: 1 });
+    const content = `after a 500 ${Date.now()}`;
+    const post = await publishNow(w.h, { content, platforms: [all()[0]!] });
+    assert.equal(post.status, 'published', JSON.stringify(post));
+    assert.equal(post.platforms[0].attempts, 2);
+    assert.equal(posted(x, { text: content }).length, 1);
+  });
+
+  test('a 429 waits for the platform reset before the next attempt', async () => {
+    const x = w.emu('twitter');
+    x.faults.add({ kind: 'rate_limited', method: 'POST', path: '/2/tweets', count: 1, resetSeconds: 2 });
+    const content = `after a 429 ${Date.now()}`;
+    const started = Date.now();
+    const first = await publishNow(w.h, { content, platforms: [all()[0]!] });
+    const done = first.status === 'published' ? first : await waitFinal(w.h, first.id);
+    assert.equal(done.status, 'published');
+    const attempts = x.calls.filter((c) => c.method === 'POST' && c.path === '/2/tweets' && c.at >= started);
+    const limited = attempts.find((c) => c.status === 429)!;
+    const success = attempts.find((c) => c.status === 201)!;
+    assert.ok(success.at - limited.at >= 1000, `waited ${success.at - limited.at} ms for a 2 s reset`);
+    assert.equal(posted(x, { text: content }).length, 1);
+  });
+
+  test('accept-then-hang is reconciled, never posted twice', async () => {
+    const x = w.emu('twitter');
+    x.faults.add({ kind: 'accept_then_hang', method: 'POST', path: '/2/tweets', count: 1 });
+    const content = `hung ${Date.now()}`;
+    const first = await publishNow(w.h, { content, platforms: [all()[0]!] });
+    const done = first.status === 'published' ? first : await waitFinal(w.h, first.id);
+    assert.equal(done.status, 'published', JSON.stringify(done));
+    const entries = posted(x, { text: content });
+    assert.equal(entries.length, 1, 'one post on X');
+    assert.equal(done.platforms[0].platformPostId, entries[0]!.id, 'the post X made is the one recorded');
+  });
+
+  test('an unknown outcome that cannot be confirmed fails with outcome_unknown', async () => {
+    const tiktok = w.emu('tiktok');
+    // Photo init accepted, then never answered; the status call fails every time after.
+    tiktok.faults.add({ kind: 'accept_then_hang', method: 'POST', path: '/content/init/', count: 1 });
+    tiktok.faults.add({ kind: 'server_error', method: 'POST', path: '/status/fetch/', forever: true });
+    try {
+      const first = await publishNow(w.h, {
+        content: `unknowable ${Date.now()}`,
+        mediaItems: [{ type: 'image', url: w.media('sample.jpg') }],
+        tiktokSettings: { privacyLevel: 'SELF_ONLY' },
+        platforms: [all()[4]!],
+      });
+      const done = first.status === 'failed' ? first : await waitFinal(w.h, first.id, 20_000);
+      assert.equal(done.platforms[0].status, 'failed');
+      assert.equal(done.platforms[0].errorCode, 'outcome_unknown');
+      assert.match(done.platforms[0].error, /check the account before retrying/i);
+    } finally {
+      tiktok.faults.clear();
+    }
+  });
+
+  test('a target of a disconnected account fails with account_disconnected', async () => {
+    const extra = await connectAccount(w.h, 'twitter', { sandbox_user: 'leaving' });
+    const post = await w.h.request('POST', '/v1/posts', { body: { content: 'too late', scheduledFor: later(800), platforms: [{ platform: 'twitter', accountId: extra.accountId }] } });
+    assert.equal((await w.h.request('DELETE', `/v1/accounts/twitter/${extra.accountId}`)).status, 200);
+    const done = await waitFinal(w.h, post.body.id);
+    assert.equal(done.status, 'failed');
+    assert.equal(done.platforms[0].errorCode, 'account_disconnected');
+  });
+});
+
+describe('scheduling and limits', () => {
+  test('a scheduled post fires on time', async () => {
+    const content = `on time ${Date.now()}`;
+    const at = later(1200);
+    const post = await w.h.request('POST', '/v1/posts', { body: { content, scheduledFor: at, platforms: [all()[0]!, all()[3]!] } });
+    assert.equal(post.body.status, 'scheduled');
+    const done = await waitFinal(w.h, post.body.id);
+    assert.equal(done.status, 'published');
+    const lateness = Date.parse(done.platforms[0].publishedAt) - Date.parse(at);
+    assert.ok(lateness >= 0 && lateness < 2000, `published ${lateness} ms after its time`);
+    const metrics = await (await fetch(`${w.h.url}/metrics`)).text();
+    assert.match(metrics, /herald_scheduling_lateness_seconds_count [1-9]/);
+  });
+
+  test('an account over its publishing limit waits for the window instead of failing', async () => {
+    const busy = await connectAccount(w.h, 'twitter', { sandbox_user: 'prolific' });
+    const db = w.h.runtime.db.kysely;
+    // 100 posts in the last 15 minutes, as Herald recorded them (X allows 100 per 15 minutes per user).
+    const seed = await w.h.request('POST', '/v1/posts', { body: { content: 'seed', isDraft: true, platforms: [{ platform: 'twitter', accountId: busy.accountId }] } });
+    const template = await db.selectFrom('post_targets').selectAll().where('post_id', '=', seed.body.id).executeTakeFirstOrThrow();
+    const now = Date.now();
+    await db
+      .insertInto('post_targets')
+      .values(Array.from({ length: 100 }, (_, i) => ({ ...template, id: `tgt_seed${i}`, position: i + 1, status: 'published' as const, published_at: now - 14 * 60_000 + i * 1000, platform_post_id: String(i) })))
+      .execute();
+    const post = await publishNow(w.h, { content: `one too many ${Date.now()}`, platforms: [{ platform: 'twitter', accountId: busy.accountId }] });
+    assert.equal(post.status, 'publishing');
+    const t = post.platforms[0];
+    assert.equal(t.status, 'pending');
+    assert.equal(t.errorCode, 'rate_limited');
+    assert.match(t.error, /publishing limit/);
+    const freesAt = Date.parse(t.nextAttemptAt);
+    assert.ok(Math.abs(freesAt - (now - 14 * 60_000 + 15 * 60_000)) < 5000, t.nextAttemptAt);
+    assert.equal(posted(w.emu('twitter'), { text: post.content }).length, 0, 'nothing sent over the limit');
+  });
+});
