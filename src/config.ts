@@ -33,6 +33,11 @@ export interface Config {
   logLevel: string;
   /** Time-out of a single platform call. */
   platformTimeoutMs: number;
+  /**
+   * How long a publish attempt owns its target without a heartbeat: after a crash, the work it held is
+   * reconciled and resumed once this has passed.
+   */
+  publishLeaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -205,5 +210,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetrySchedule: retrySchedule(env),
     logLevel,
     platformTimeoutMs: int(env, 'HERALD_PLATFORM_TIMEOUT_MS', 30_000, 100, 600_000),
+    publishLeaseMs: int(env, 'HERALD_PUBLISH_LEASE_MS', 60_000, 1_000, 3_600_000),
   };
 }

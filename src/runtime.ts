@@ -20,7 +20,7 @@ import { createKeysService, type CreatedKey, type KeysService } from './keys/key
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createSecretBox, type SecretBox } from './lib/crypto.ts';
 import { createPgBossQueue } from './jobs/pgboss-queue.ts';
-import type { JobQueue } from './jobs/queue.ts';
+import { queuePolicies, type JobQueue } from './jobs/queue.ts';
 import { createTableQueue } from './jobs/table-queue.ts';
 import { createMediaFetcher } from './net/media-fetcher.ts';
 import { createOutboundClient } from './net/outbound.ts';
@@ -101,7 +101,8 @@ function encryptionKey(config: Config, log: Logger): Buffer {
 export async function createRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
   const log = options.log ?? createLogger({ level: config.logLevel });
   const clock = options.clock ?? systemClock;
-  const leaseMs = options.leaseMs ?? 60_000;
+  const leaseMs = options.leaseMs ?? config.publishLeaseMs;
+  const policies = queuePolicies(leaseMs);
   const role = options.role;
   const serveApi = role !== 'worker';
   const runWorkers = role !== 'api';
@@ -112,8 +113,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const metrics = createMetrics();
   const queue: JobQueue =
     db.dialect === 'postgres'
-      ? await createPgBossQueue({ connectionString: db.connectionString!, log })
-      : createTableQueue({ db: db.kysely, clock, log, pollMs: options.queuePollMs });
+      ? await createPgBossQueue({ connectionString: db.connectionString!, log, policies })
+      : createTableQueue({ db: db.kysely, clock, log, pollMs: options.queuePollMs, policies });
 
   // Platforms without credentials are served by the built-in emulators when the sandbox is on. Their
   // URLs depend on where Herald listens, so they are read when used, not fixed here.
@@ -273,7 +274,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       if (runWorkers) {
         await queue.start();
         await engine.sweep();
-        every(options.sweepIntervalMs ?? 15_000, () => engine.sweep(), 'recovery sweep');
+        every(options.sweepIntervalMs ?? Math.min(15_000, Math.max(1_000, leaseMs / 2)), () => engine.sweep(), 'recovery sweep');
         every(60 * 60_000, () => idempotency.purgeExpired(), 'idempotency purge');
         every(options.tokenCareIntervalMs ?? 10 * 60_000, () => credentials.refreshDue(), 'token care');
       }

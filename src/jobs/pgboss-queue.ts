@@ -8,11 +8,11 @@ import type { Database } from '../db/schema.ts';
 import {
   MAX_JOB_ATTEMPTS,
   QUEUE_NAMES,
-  QUEUE_POLICIES,
   type EnqueueJob,
   type JobHandler,
   type JobQueue,
   type QueueName,
+  type QueuePolicies,
 } from './queue.ts';
 
 export interface PgBossQueueOptions {
@@ -20,6 +20,7 @@ export interface PgBossQueueOptions {
   log: Logger;
   /** Poll interval of idle workers in seconds (pg-boss minimum 0.5). */
   pollingIntervalSeconds?: number;
+  policies: QueuePolicies;
 }
 
 function viaTransaction(trx: Kysely<Database>) {
@@ -32,7 +33,7 @@ function viaTransaction(trx: Kysely<Database>) {
 }
 
 export async function createPgBossQueue(options: PgBossQueueOptions): Promise<JobQueue> {
-  const { log } = options;
+  const { log, policies } = options;
   const boss = new PgBoss({
     connectionString: options.connectionString,
     schema: 'pgboss',
@@ -49,9 +50,9 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
     if (bossStarted) return;
     await boss.start();
     for (const name of QUEUE_NAMES) {
-      const policy = QUEUE_POLICIES[name];
+      const policy = policies[name];
       const queueOptions = {
-        expireInSeconds: Math.ceil(policy.leaseMs / 1000),
+        expireInSeconds: Math.max(1, Math.ceil(policy.leaseMs / 1000)),
         retryLimit: MAX_JOB_ATTEMPTS,
         retryDelay: 1,
         retryBackoff: true,
@@ -90,7 +91,7 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
         await boss.work(
           queue,
           {
-            localConcurrency: QUEUE_POLICIES[queue].concurrency,
+            localConcurrency: policies[queue].concurrency,
             batchSize: 1,
             pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
           },

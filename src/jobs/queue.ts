@@ -32,10 +32,18 @@ export interface QueuePolicy {
   leaseMs: number;
 }
 
-export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
-  'publish-target': { concurrency: 32, leaseMs: 10 * 60_000 },
-  'deliver-webhook': { concurrency: 16, leaseMs: 60_000 },
-};
+export type QueuePolicies = Record<QueueName, QueuePolicy>;
+
+/**
+ * A publish job's lease follows the target's attempt lease: a worker that vanished is noticed after the
+ * same time whichever record holds the work.
+ */
+export function queuePolicies(publishLeaseMs: number): QueuePolicies {
+  return {
+    'publish-target': { concurrency: 32, leaseMs: publishLeaseMs },
+    'deliver-webhook': { concurrency: 16, leaseMs: 60_000 },
+  };
+}
 
 export interface JobQueue {
   readonly kind: 'table' | 'pg-boss';

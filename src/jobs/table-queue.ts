@@ -8,12 +8,12 @@ import { newId } from '../lib/ids.ts';
 import {
   MAX_JOB_ATTEMPTS,
   QUEUE_NAMES,
-  QUEUE_POLICIES,
   crashBackoffMs,
   type EnqueueJob,
   type JobHandler,
   type JobQueue,
   type QueueName,
+  type QueuePolicies,
 } from './queue.ts';
 
 export interface TableQueueOptions {
@@ -22,10 +22,11 @@ export interface TableQueueOptions {
   log: Logger;
   /** Idle poll interval (default 200 ms). */
   pollMs?: number;
+  policies: QueuePolicies;
 }
 
 export function createTableQueue(options: TableQueueOptions): JobQueue {
-  const { db, clock, log } = options;
+  const { db, clock, log, policies } = options;
   const pollMs = options.pollMs ?? 200;
   const handlers = new Map<QueueName, JobHandler<QueueName>>();
   const running = new Map<QueueName, number>();
@@ -37,7 +38,7 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
 
   async function claim(queue: QueueName, limit: number) {
     const now = clock.now();
-    const lease = QUEUE_POLICIES[queue].leaseMs;
+    const lease = policies[queue].leaseMs;
     const due = db
       .selectFrom('jobs')
       .select('id')
@@ -90,7 +91,7 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
         pollAgain = false;
         for (const queue of QUEUE_NAMES) {
           if (!started || !handlers.has(queue)) continue;
-          const free = QUEUE_POLICIES[queue].concurrency - (running.get(queue) ?? 0);
+          const free = policies[queue].concurrency - (running.get(queue) ?? 0);
           if (free <= 0) continue;
           const jobs = await claim(queue, free);
           for (const job of jobs) {

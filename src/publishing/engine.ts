@@ -237,7 +237,9 @@ export function createPublishingEngine(deps: EngineDeps) {
     /** Re-creates jobs for targets whose attempt vanished or whose job went missing. */
     async sweep(): Promise<number> {
       const now = clock.now();
-      const ids = await attempts.orphans(now, Math.max(60_000, leaseMs), 500);
+      // A due target twice a lease late has lost its job (or its worker): queue it again. Extra jobs
+      // are harmless; the claim lets one through.
+      const ids = await attempts.orphans(now, Math.max(5_000, 2 * leaseMs), 500);
       for (const id of ids) await attempts.revisit(id, now);
       if (ids.length > 0) log.info({ count: ids.length }, 'recovery sweep re-queued targets');
       return ids.length;
