@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from './dialect.ts';
 import type { Database } from './schema.ts';
@@ -28,6 +28,28 @@ const pgTypes = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') =>
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
 };
+
+/**
+ * Kysely's SQLite driver prepares every statement on every call, and preparing costs more than running
+ * most of Herald's queries. Statements are reusable, so they are kept (least recently used dropped).
+ */
+function withStatementCache(db: SQLite.Database, max = 500): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => db.close(),
+    prepare(text: string) {
+      let stmt = cache.get(text);
+      if (stmt) {
+        cache.delete(text);
+      } else {
+        stmt = db.prepare(text);
+        if (cache.size >= max) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(text, stmt);
+      return stmt;
+    },
+  };
+}
 
 export function openDatabase(options: { dataDir: string; databaseUrl: string | null; poolSize?: number }): Db {
   if (options.databaseUrl) {
@@ -54,7 +76,7 @@ export function openDatabase(options: { dataDir: string; databaseUrl: string | n
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     kysely,
     dialect: 'sqlite',

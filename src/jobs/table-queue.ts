@@ -1,6 +1,6 @@
 // The embedded queue: a `jobs` table polled by the worker. A claim sets a lease; a worker that dies
 // loses it and the job is claimed again when the lease runs out.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -35,26 +35,19 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
   let started = false;
   let polling = false;
   let pollAgain = false;
+  // Set when a job due now was enqueued: only then is a nudge worth a poll before the next tick.
+  let dueNow = false;
 
   async function claim(queue: QueueName, limit: number) {
     const now = clock.now();
     const lease = policies[queue].leaseMs;
-    const due = db
-      .selectFrom('jobs')
-      .select('id')
-      .where('queue', '=', queue)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', now)]),
-          eb.and([eb('state', '=', 'active'), eb('locked_until', '<=', now)]),
-        ]),
-      )
-      .orderBy('run_at')
-      .limit(limit);
+    // Two index range scans rather than one OR, which SQLite would answer with a table scan.
+    const due = db.selectFrom('jobs').select('id').where('queue', '=', queue).where('state', '=', sql.lit('queued')).where('run_at', '<=', now).orderBy('run_at').limit(limit);
+    const abandoned = db.selectFrom('jobs').select('id').where('queue', '=', queue).where('state', '=', sql.lit('active')).where('locked_until', '<=', now).limit(limit);
     return db
       .updateTable('jobs')
       .set((eb) => ({ state: 'active', locked_until: now + lease, attempts: eb('attempts', '+', 1) }))
-      .where('id', 'in', due)
+      .where((eb) => eb.or([eb('id', 'in', due), eb('id', 'in', abandoned)]))
       .returning(['id', 'payload', 'attempts'])
       .execute();
   }
@@ -119,6 +112,7 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
     async enqueue(trx, jobs: EnqueueJob[]) {
       if (jobs.length === 0) return;
       const now = clock.now();
+      if (jobs.some((j) => (j.runAt ?? now) <= now)) dueNow = true;
       await trx
         .insertInto('jobs')
         .values(
@@ -133,7 +127,7 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
             created_at: now,
           })),
         )
-        .onConflict((oc) => oc.column('singleton_key').doNothing())
+        .onConflict((oc) => oc.column('singleton_key').where('singleton_key', 'is not', null).doNothing())
         .execute();
     },
     register(queue, handler) {
@@ -154,13 +148,20 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
       await Promise.race([Promise.allSettled([...inFlight]), clock.sleep(10_000)]);
     },
     async depth() {
-      const rows = await db.selectFrom('jobs').select(['queue', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('queue').execute();
+      const rows = await db
+        .selectFrom('jobs')
+        .select(['queue', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('state', '=', sql.lit('queued'))
+        .groupBy('queue')
+        .execute();
       const out = Object.fromEntries(QUEUE_NAMES.map((q) => [q, 0])) as Record<QueueName, number>;
       for (const r of rows) out[r.queue as QueueName] = Number(r.n);
       return out;
     },
     nudge() {
-      if (started) queueMicrotask(() => void poll());
+      if (!started || !dueNow) return;
+      dueNow = false;
+      queueMicrotask(() => void poll());
     },
   };
 }

@@ -1,9 +1,10 @@
 // Schemas shared by the posts API and the platform settings.
 import Type from 'typebox';
+import { StringEnum } from '../lib/schema.ts';
 
 export const MediaItemSchema = Type.Object(
   {
-    type: Type.Union([Type.Literal('image'), Type.Literal('video')], { description: 'Kind of media.' }),
+    type: StringEnum(['image', 'video'], { description: 'Kind of media.' }),
     url: Type.String({
       format: 'uri',
       pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',

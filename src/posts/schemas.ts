@@ -5,13 +5,13 @@ import { PLATFORMS } from '../platforms/types.ts';
 import { MediaItemSchema } from '../platforms/schemas.ts';
 import { TikTokSettingsSchema } from '../platforms/tiktok/settings.ts';
 import { FacebookSettingsSchema } from '../platforms/facebook/settings.ts';
-import { IsoTime, NullableIsoTime } from '../http/schemas/common.ts';
+import { IsoTime, Nullable, NullableIsoTime, StringEnum } from '../http/schemas/common.ts';
 
 export const MAX_TARGETS = 25;
 export const MAX_MEDIA = 35;
 export const MAX_CONTENT = 100_000;
 
-export const PlatformName = Type.Enum([...PLATFORMS], { description: 'Platform name.' });
+export const PlatformName = StringEnum(PLATFORMS, { description: 'Platform name.' });
 
 export const TargetInput = Type.Object(
   {
@@ -47,9 +47,9 @@ export const CreatePostBody = Type.Object(
 );
 export type CreatePostInput = Static<typeof CreatePostBody>;
 
-export const TargetStatusName = Type.Enum(['pending', 'publishing', 'published', 'failed']);
-export const PostStatusName = Type.Enum(['draft', 'scheduled', 'publishing', 'published', 'partial', 'failed']);
-export const ErrorCodeName = Type.Enum([
+export const TargetStatusName = StringEnum(['pending', 'publishing', 'published', 'failed']);
+export const PostStatusName = StringEnum(['draft', 'scheduled', 'publishing', 'published', 'partial', 'failed']);
+export const ErrorCodeName = StringEnum([
   'auth_expired',
   'permission_missing',
   'account_disconnected',
@@ -82,7 +82,7 @@ export type PlatformResultOut = Static<typeof PlatformResult>;
 export const Post = Type.Object(
   {
     id: Type.String(),
-    content: Type.Union([Type.String(), Type.Null()]),
+    content: Nullable(Type.String()),
     mediaItems: Type.Array(MediaItemSchema),
     status: PostStatusName,
     platforms: Type.Array(PlatformResult),
@@ -90,8 +90,8 @@ export const Post = Type.Object(
     timezone: Type.String(),
     isDraft: Type.Boolean(),
     tags: Type.Array(Type.String()),
-    tiktokSettings: Type.Union([TikTokSettingsSchema, Type.Null()]),
-    facebookSettings: Type.Union([FacebookSettingsSchema, Type.Null()]),
+    tiktokSettings: Nullable(TikTokSettingsSchema),
+    facebookSettings: Nullable(FacebookSettingsSchema),
     createdAt: IsoTime,
     updatedAt: IsoTime,
     publishedAt: NullableIsoTime,
@@ -102,7 +102,7 @@ export type PostOut = Static<typeof Post>;
 
 export const ListPostsQuery = Type.Object(
   {
-    status: Type.Optional(Type.Enum(['draft', 'scheduled', 'publishing', 'published', 'failed', 'partial'])),
+    status: Type.Optional(StringEnum(['draft', 'scheduled', 'publishing', 'published', 'failed', 'partial'])),
     platform: Type.Optional(PlatformName),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
@@ -115,7 +115,7 @@ export type ListPostsInput = Static<typeof ListPostsQuery>;
 
 export const PostPage = Type.Object({
   posts: Type.Array(Post),
-  cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass back to get the next page; null on the last page.' }),
+  cursor: Nullable(Type.String({ description: 'Pass back to get the next page; null on the last page.' })),
   hasMore: Type.Boolean(),
 });
 

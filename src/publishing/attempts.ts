@@ -2,7 +2,7 @@
 // attempt id and a lease) before any platform call; every later write is fenced on that attempt id, so
 // an attempt that lost its lease can never overwrite a newer one. Status, events and follow-up jobs are
 // written in one transaction.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db/dialect.ts';
 import { forUpdate } from '../db/dialect.ts';
 import type { Database, PostRow, TargetRow, TargetUpdate } from '../db/schema.ts';
@@ -193,14 +193,14 @@ export function createAttemptsStore(deps: { db: Kysely<Database>; dialect: Diale
       const stale = await db
         .selectFrom('post_targets')
         .select('id')
-        .where('status', '=', 'publishing')
+        .where('status', '=', sql.lit('publishing'))
         .where('lease_expires_at', '<', now)
         .limit(limit)
         .execute();
       const overdue = await db
         .selectFrom('post_targets')
         .select('id')
-        .where('status', '=', 'pending')
+        .where('status', '=', sql.lit('pending'))
         .where('next_attempt_at', '<', now - graceMs)
         .limit(limit)
         .execute();

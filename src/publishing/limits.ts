@@ -1,7 +1,7 @@
 // Per-account publishing limits (X's per-user posts, Threads' 250 a day, ...): a target over a limit
 // waits for the window to make room instead of failing. Counted from Herald's own record of what it
 // published for that platform account, across API keys.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { RateWindow } from '../platforms/types.ts';
 
@@ -19,6 +19,7 @@ export async function limitFreesAt(
     const rows = await db
       .selectFrom('post_targets')
       .select('published_at')
+      .where('status', '=', sql.lit('published'))
       .where('platform', '=', platform)
       .where('account_id', '=', accountId)
       .where('published_at', '>', since)

@@ -1,6 +1,6 @@
 // The first schema. Column types are the portable subset (text, integer, bigint) so the same migration
 // runs on SQLite and PostgreSQL. Every index serves a query the API or the workers make.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -105,16 +105,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('original_platform_post_id', 'text')
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  // Targets of a post (with the platform filter of the list), and per-account publishing counts.
+  // Targets of a post (with the platform filter of the list).
   await db.schema.createIndex('post_targets_post').on('post_targets').columns(['post_id', 'platform']).execute();
+  // Partial indexes: a row is indexed only in the state its query looks for, so inserting a pending
+  // target (the hot path) does not touch them.
+  // Per-account publishing counts (limits).
   await db.schema
     .createIndex('post_targets_account_published')
     .on('post_targets')
     .columns(['platform', 'account_id', 'published_at'])
+    .where(sql.ref('status'), '=', 'published')
     .execute();
-  // Recovery scans: targets whose attempt lease ran out, or that are due.
-  await db.schema.createIndex('post_targets_lease').on('post_targets').columns(['status', 'lease_expires_at']).execute();
-  await db.schema.createIndex('post_targets_due').on('post_targets').columns(['status', 'next_attempt_at']).execute();
+  // Recovery: attempts whose lease ran out; due targets whose job went missing.
+  await db.schema.createIndex('post_targets_lease').on('post_targets').column('lease_expires_at').where(sql.ref('status'), '=', 'publishing').execute();
+  await db.schema.createIndex('post_targets_due').on('post_targets').column('next_attempt_at').where(sql.ref('status'), '=', 'pending').execute();
 
   await db.schema
     .createTable('idempotency_keys')
@@ -141,11 +145,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('locked_until', 'bigint')
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('singleton_key', 'text', (c) => c.unique())
+    .addColumn('singleton_key', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('jobs_due').on('jobs').columns(['state', 'run_at']).execute();
-  await db.schema.createIndex('jobs_lease').on('jobs').columns(['state', 'locked_until']).execute();
+  // The poller's two claims: due queued jobs, and active jobs whose worker's lease ran out.
+  await db.schema.createIndex('jobs_due').on('jobs').columns(['queue', 'run_at']).where(sql.ref('state'), '=', 'queued').execute();
+  await db.schema.createIndex('jobs_lease').on('jobs').columns(['queue', 'locked_until']).where(sql.ref('state'), '=', 'active').execute();
+  await db.schema.createIndex('jobs_singleton').on('jobs').column('singleton_key').unique().where(sql.ref('singleton_key'), 'is not', null).execute();
 
   await db.schema
     .createTable('webhook_settings')

@@ -5,7 +5,7 @@ import type { AccountsService } from '../../accounts/accounts-service.ts';
 import type { Platform } from '../../platforms/types.ts';
 import { PlatformName } from '../../posts/schemas.ts';
 import { callerOf } from '../fastify-types.ts';
-import { NullableIsoTime, IsoTime, commonErrorsA } from '../schemas/common.ts';
+import { IsoTime, Nullable, NullableIsoTime, StringEnum, commonErrorsA } from '../schemas/common.ts';
 
 const security = [{ bearerAuth: [] }];
 
@@ -13,17 +13,17 @@ const Account = Type.Object({
   platform: PlatformName,
   accountId: Type.String(),
   username: Type.String(),
-  displayName: Type.Union([Type.String(), Type.Null()]),
-  avatarUrl: Type.Union([Type.String(), Type.Null()]),
+  displayName: Nullable(Type.String()),
+  avatarUrl: Nullable(Type.String()),
   connectedAt: IsoTime,
-  status: Type.Enum(['active', 'needs_reconnect']),
+  status: StringEnum(['active', 'needs_reconnect']),
 });
 
 const HealthEntry = Type.Object({
   platform: PlatformName,
   accountId: Type.String(),
   username: Type.String(),
-  health: Type.Enum(['healthy', 'warning', 'error']),
+  health: StringEnum(['healthy', 'warning', 'error']),
   tokenValid: Type.Boolean(),
   tokenExpiresAt: NullableIsoTime,
   permissions: Type.Array(Type.String()),

@@ -1,5 +1,8 @@
 // Schemas shared by many routes: error shapes and small building blocks.
 import Type from 'typebox';
+import { Nullable } from '../../lib/schema.ts';
+
+export { Nullable, StringEnum } from '../../lib/schema.ts';
 
 export const ErrorA = Type.Object(
   {
@@ -16,13 +19,13 @@ export const ErrorB = Type.Object(
     error: Type.String(),
     type: Type.String({ description: 'invalid_request_error, authentication_error or idempotency_error.' }),
     code: Type.String({ description: 'Machine-readable code, lower case.' }),
-    param: Type.Union([Type.String(), Type.Null()], { description: 'The offending field.' }),
+    param: Nullable(Type.String({ description: 'The offending field.' })),
   },
   { title: 'ErrorB', description: 'Shape B error (POST /v1/posts).' },
 );
 
 export const IsoTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' });
-export const NullableIsoTime = Type.Union([IsoTime, Type.Null()]);
+export const NullableIsoTime = Nullable(IsoTime);
 
 /** The error responses every authenticated shape-A route can give. */
 export const commonErrorsA = {

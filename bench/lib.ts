@@ -1,0 +1,165 @@
+// What every benchmark needs: Herald (or a baseline server) in its own process on loopback, so the load
+// generator never shares its event loop; autocannon runs; and the machine's description.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { approveConsent } from '../test/helpers/platform.ts';
+
+export const MAIN = new URL('../src/cli/main.ts', import.meta.url).pathname;
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts a process and waits for `ready` to match its output; `ready`'s first group is the URL. */
+export function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<ServerProcess> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready:\n${out}`)), 60_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = ready.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        resolve({
+          url: m[1]!,
+          child,
+          stop: () =>
+            new Promise<void>((done) => {
+              if (child.exitCode !== null) return done();
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+export interface BenchDatabase {
+  dataDir: string;
+  env: Record<string, string>;
+  drop(): void;
+}
+
+/** A fresh embedded database (the bench measures the default deployment). */
+export function benchDatabase(): BenchDatabase {
+  const dataDir = mkdtempSync(join(tmpdir(), 'herald-bench-'));
+  return {
+    dataDir,
+    env: { HERALD_DATA_DIR: dataDir, HERALD_ENCRYPTION_KEY: randomBytes(32).toString('base64') },
+    drop: () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Herald in its own process, logging warnings only (per-request logs would cost throughput). */
+export async function startHerald(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, MAIN, 'start', ...args], {
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', HERALD_RATE_LIMIT_PER_MINUTE: '1000000', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Herald exited with ${child.exitCode}`);
+    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error('Herald did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export function createKey(env: Record<string, string>): string {
+  const r = spawnSync(process.execPath, [MAIN, 'keys', 'create', '--name', 'bench', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout).key;
+}
+
+export async function api(url: string, key: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+export async function connect(url: string, key: string, platform: string, consent: Record<string, string> = {}): Promise<string[]> {
+  const redirect = 'https://bench.example.com/cb';
+  const start = await api(url, key, 'GET', `/v1/connect/${platform}?redirect_url=${encodeURIComponent(redirect)}`);
+  const { code, state } = await approveConsent(start.body.authUrl, consent);
+  const done = await api(url, key, 'POST', `/v1/connect/${platform}`, { code, state, redirect_url: redirect });
+  if (done.status !== 200) throw new Error(JSON.stringify(done.body));
+  return done.body.accounts.map((a: { accountId: string }) => a.accountId);
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+export async function load(options: autocannon.Options): Promise<LoadResult> {
+  const r = await autocannon({ connections: 16, duration: 10, ...options });
+  return {
+    requestsPerSecond: r.requests.average,
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
+}
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export function machine(): string {
+  const cpu = cpus();
+  return `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}`;
+}
+
+/** Resident memory of a Herald process, read from its own /metrics. */
+export async function residentMemoryMb(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const m = /^herald_process_resident_memory_bytes (\d+(\.\d+)?(e\+\d+)?)/m.exec(text);
+  return m ? Number(m[1]) / 2 ** 20 : NaN;
+}
