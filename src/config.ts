@@ -26,6 +26,8 @@ export interface Config {
   allowPrivateNetworks: boolean;
   publishWaitMs: number;
   rateLimitPerMinute: number;
+  /** Trust X-Forwarded-For from this many proxies in front (for per-address limits); 0: none. */
+  trustProxyHops: number;
   /** Requests with a bad key allowed per client address per minute. */
   authFailuresPerMinute: number;
   /** Seconds between webhook delivery attempts. */
@@ -155,7 +157,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl && !key) {
     throw new ConfigError('HERALD_ENCRYPTION_KEY', 'is required with PostgreSQL (32 random bytes in base64, the same on every process)');
   }
-  const publicUrl = httpUrl(env, 'HERALD_PUBLIC_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+  // Listening on every interface is not an address anyone can use: default to loopback then.
+  const reachableHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+  const publicUrl = httpUrl(env, 'HERALD_PUBLIC_URL', `http://${reachableHost}:${port}`);
 
   const configured = new Map<Platform, { clientId: string; clientSecret: string }>();
   for (const platform of PLATFORMS) {
@@ -185,9 +189,9 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
-  const graphApiVersion = str(env, 'HERALD_GRAPH_API_VERSION') ?? 'v21.0';
+  const graphApiVersion = str(env, 'HERALD_GRAPH_API_VERSION') ?? 'v25.0';
   if (!/^v\d+\.\d+$/.test(graphApiVersion)) {
-    throw new ConfigError('HERALD_GRAPH_API_VERSION', `must look like v21.0, got "${graphApiVersion}"`);
+    throw new ConfigError('HERALD_GRAPH_API_VERSION', `must look like v25.0, got "${graphApiVersion}"`);
   }
   const logLevel = (str(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
@@ -207,6 +211,7 @@ export function loadConfig(env: Env = process.env): Config {
     publishWaitMs: int(env, 'HERALD_PUBLISH_WAIT_MS', 30_000, 0, 300_000),
     rateLimitPerMinute: int(env, 'HERALD_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     authFailuresPerMinute: int(env, 'HERALD_AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
+    trustProxyHops: int(env, 'HERALD_TRUST_PROXY_HOPS', 0, 0, 10),
     webhookRetrySchedule: retrySchedule(env),
     logLevel,
     platformTimeoutMs: int(env, 'HERALD_PLATFORM_TIMEOUT_MS', 30_000, 100, 600_000),

@@ -129,8 +129,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       clientId: SANDBOX_APP.clientId,
       clientSecret: SANDBOX_APP.clientSecret,
       graphVersion: config.graphApiVersion,
+      // The emulators live in the API process: a worker reaches them through the public URL.
       get apiUrl() {
-        return `${listeningUrl}/sandbox/${route.emulator}`;
+        return `${serveApi ? listeningUrl : publicUrl()}/sandbox/${route.emulator}`;
       },
       get authUrl() {
         return `${publicUrl()}/sandbox/${route.emulator}${route.authPath}`;
@@ -236,6 +237,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     edit,
     ready: () => db.ping(),
     apiRoutes: serveApi,
+    trustProxyHops: config.trustProxyHops,
     v1Plugins: [connectRoutes(connect), accountsRoutes(accounts)],
     publicPlugins: emulators.length > 0 ? [{ prefix: '/sandbox', plugin: sandboxPlugin(emulators) }] : [],
   });

@@ -10,7 +10,7 @@ import { fromJson } from '../lib/json.ts';
 import type { HealthReport, Outcome, Platform, PlatformAdapter } from '../platforms/types.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import type { AccountsDal } from './accounts-dal.ts';
-import { openCredentials, type CredentialsService } from './credentials.ts';
+import { tryOpenCredentials, type CredentialsService } from './credentials.ts';
 
 export interface Recommendation {
   code: string;
@@ -74,7 +74,19 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     const adapter = adapters[platform];
     const base = { platform, accountId: row.account_id, username: row.username };
     let current = row;
-    let result: Outcome<HealthReport> = await adapter.health(openCredentials(box, current));
+    const opened = tryOpenCredentials(box, current);
+    if (!opened.ok) {
+      return {
+        ...base,
+        health: 'error',
+        tokenValid: false,
+        tokenExpiresAt: iso(current.token_expires_at),
+        permissions: fromJson<string[]>(current.scopes, []),
+        missingPermissions: [],
+        recommendations: [{ code: 'RECONNECT', message: opened.failure.message }],
+      };
+    }
+    let result: Outcome<HealthReport> = await adapter.health(opened.creds);
     if (!result.ok && result.category === 'auth_expired') {
       const refreshed = await credentials.refreshAfterAuthFailure(current);
       if (refreshed.ok) {
@@ -155,8 +167,10 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       if (!row) throw errors.notFound(`no connected ${platform} account ${accountId}`);
       const adapter = adapters[platform];
       let revoked = false;
-      if (adapter.info.supportsRevoke && !(await grantStillUsed(row))) {
-        const r = await adapter.revoke(openCredentials(box, row)).catch((err: unknown) => {
+      const opened = tryOpenCredentials(box, row);
+      // Tokens that cannot be opened (another encryption key) cannot be revoked; the account is still forgotten.
+      if (opened.ok && adapter.info.supportsRevoke && !(await grantStillUsed(row))) {
+        const r = await adapter.revoke(opened.creds).catch((err: unknown) => {
           log.warn({ err, platform }, 'revoke failed');
           return null;
         });
@@ -175,7 +189,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       const rows = await dal.list(apiKeyId);
       const entries = await Promise.all(
         rows.map(async (row) => {
-          const fallback: HealthEntry = {
+          const fallback = (message: string): HealthEntry => ({
             platform: row.platform as Platform,
             accountId: row.account_id,
             username: row.username,
@@ -184,14 +198,14 @@ export function createAccountsService(deps: AccountsServiceDeps) {
             tokenExpiresAt: iso(row.token_expires_at),
             permissions: fromJson<string[]>(row.scopes, []),
             missingPermissions: [],
-            recommendations: [{ code: 'PLATFORM_UNREACHABLE', message: `No answer within ${deps.healthTimeoutMs} ms.` }],
-          };
-          const limit = timeout(deps.healthTimeoutMs, fallback);
+            recommendations: [{ code: 'PLATFORM_UNREACHABLE', message }],
+          });
+          const limit = timeout(deps.healthTimeoutMs, fallback(`No answer within ${deps.healthTimeoutMs} ms.`));
           try {
             return await Promise.race([
               checkOne(row).catch((err: unknown) => {
                 log.error({ err, platform: row.platform }, 'health check failed');
-                return fallback;
+                return fallback('The check failed inside Herald; the logs name the cause.');
               }),
               limit.promise,
             ]);

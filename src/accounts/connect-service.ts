@@ -120,6 +120,10 @@ export function createConnectService(deps: ConnectDeps) {
         if (result.category === 'auth_expired' || result.category === 'content_rejected') {
           throw new ApiError({ status: 400, code: 'OAUTH_CODE_INVALID', param: 'code', message: `${platform} refused the authorization code: ${result.message}` });
         }
+        if (result.category === 'permission_missing') {
+          // The user approved, but not enough to publish (no Page granted, a scope declined).
+          throw errors.unprocessable(undefined, `${platform} connected nothing Herald can publish to: ${result.message}`, 'PERMISSION_MISSING');
+        }
         throw errors.platform(`${platform} could not complete the connection: ${result.message}`, { category: result.category });
       }
       if (result.accounts.length === 0) {

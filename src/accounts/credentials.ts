@@ -5,9 +5,9 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { AccountRow, Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { SecretBox } from '../lib/crypto.ts';
+import { SecretBoxError, type SecretBox } from '../lib/crypto.ts';
 import { fromJson } from '../lib/json.ts';
-import type { AccountCredentials, AccountMeta, Platform, PlatformAdapter, PlatformFailure, TokenGrant } from '../platforms/types.ts';
+import { failure, type AccountCredentials, type AccountMeta, type Platform, type PlatformAdapter, type PlatformFailure, type TokenGrant } from '../platforms/types.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 
 export const sealContext = (rowId: string, column: 'access_token' | 'refresh_token') => `accounts:${rowId}:${column}`;
@@ -35,7 +35,31 @@ export function openCredentials(box: SecretBox, row: AccountRow): AccountCredent
   };
 }
 
-export type Credentials = { ok: true; row: AccountRow; creds: AccountCredentials } | { ok: false; failure: PlatformFailure; disconnected: boolean };
+export type Credentials =
+  | { ok: true; row: AccountRow; creds: AccountCredentials }
+  /**
+   * disconnected: the account must be connected again. unreadable: the stored token cannot be opened
+   * with this encryption key (an operator problem, not the platform's; nothing was sent).
+   */
+  | { ok: false; failure: PlatformFailure; disconnected: boolean; unreadable?: true };
+
+/** Opens an account's tokens, or says they cannot be opened with the configured key. */
+export function tryOpenCredentials(box: SecretBox, row: AccountRow): Credentials {
+  try {
+    return { ok: true, row, creds: openCredentials(box, row) };
+  } catch (err) {
+    if (!(err instanceof SecretBoxError)) throw err;
+    return {
+      ok: false,
+      disconnected: false,
+      unreadable: true,
+      failure: failure(
+        'auth_expired',
+        `Herald cannot decrypt the stored ${row.platform} token of ${row.username}: HERALD_ENCRYPTION_KEY differs from the key it was sealed with. Restore that key, or connect the account again.`,
+      ),
+    };
+  }
+}
 
 export interface CredentialsDeps {
   db: Kysely<Database>;
@@ -76,8 +100,9 @@ export function createCredentialsService(deps: CredentialsDeps) {
 
   async function doRefresh(row: AccountRow): Promise<Credentials> {
     const platform = row.platform as Platform;
-    const current = openCredentials(box, row);
-    const result = await adapters[platform].refresh(current);
+    const opened = tryOpenCredentials(box, row);
+    if (!opened.ok) return opened;
+    const result = await adapters[platform].refresh(opened.creds);
     if (result.ok) {
       const sealed = sealGrant(box, row.id, result.grant, row.refresh_token);
       await db
@@ -85,15 +110,12 @@ export function createCredentialsService(deps: CredentialsDeps) {
         .set({ ...sealed, status: 'active', updated_at: clock.now() })
         .where('id', '=', row.id)
         .execute();
-      const fresh = (await loadRow(row.id))!;
-      return { ok: true, row: fresh, creds: openCredentials(box, fresh) };
+      return tryOpenCredentials(box, (await loadRow(row.id))!);
     }
     deps.onRefreshFailure?.(platform);
     // Another process may have refreshed first (rotating refresh tokens then refuse ours): use its tokens.
     const latest = await loadRow(row.id);
-    if (latest && latest.access_token !== row.access_token && latest.status === 'active') {
-      return { ok: true, row: latest, creds: openCredentials(box, latest) };
-    }
+    if (latest && latest.access_token !== row.access_token && latest.status === 'active') return tryOpenCredentials(box, latest);
     if (result.category === 'auth_expired' || result.category === 'permission_missing') {
       if (latest) await markNeedsReconnect(latest, result.category === 'auth_expired' ? 'token_expired' : 'token_revoked', result.message);
       return { ok: false, failure: result, disconnected: true };
@@ -127,9 +149,9 @@ export function createCredentialsService(deps: CredentialsDeps) {
       if (needsRefreshAhead(row)) {
         const refreshed = await refreshRow(row);
         // A refresh that failed transiently leaves the old (still valid) token usable.
-        if (refreshed.ok || refreshed.disconnected) return refreshed;
+        if (refreshed.ok || refreshed.disconnected || refreshed.unreadable) return refreshed;
       }
-      return { ok: true, row, creds: openCredentials(box, row) };
+      return tryOpenCredentials(box, row);
     },
 
     /** After the platform said the token is bad: one refresh. */

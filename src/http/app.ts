@@ -31,8 +31,8 @@ export interface AppDeps extends PostsRouteDeps {
   v1Plugins?: FastifyPluginAsync[];
   /** Public (no key) plugins, e.g. the sandbox emulators. */
   publicPlugins?: { prefix: string; plugin: FastifyPluginAsync }[];
-  /** Trust X-Forwarded-For from a proxy in front (for per-address limits). */
-  trustProxy?: boolean;
+  /** Proxies in front whose X-Forwarded-For is trusted (for per-address limits); 0: none. */
+  trustProxyHops?: number;
   /** false for the worker role: only health, readiness and metrics are served. */
   apiRoutes?: boolean;
 }
@@ -54,7 +54,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.log,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestId,
-    trustProxy: deps.trustProxy ?? false,
+    // Fastify (proxy-addr) takes a hop count, though its types only list the other forms.
+    trustProxy: deps.trustProxyHops ? (deps.trustProxyHops as unknown as boolean) : false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { removeAdditional: false } },
@@ -63,6 +64,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('caller', null);
   app.decorateRequest('idempotency', null);
 
+  // JSON is the only body format (API.md section 1): anything else is a 415.
+  app.removeContentTypeParser('text/plain');
   // An empty body is "no body" (POST /retry sends none), not a JSON syntax error.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {

@@ -93,7 +93,10 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
           {
             localConcurrency: policies[queue].concurrency,
             batchSize: 1,
+            // NOTIFY wakes workers for jobs created due now; jobs due later (schedules, back-offs) are
+            // only found by polling, so polling stays fast even while NOTIFY is on.
             pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
+            notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
           },
           async (batch) => {
             for (const job of batch) await handler(job.data as never);

@@ -11,7 +11,7 @@ export interface PlatformAppConfig {
   apiUrl: string;
   /** The platform's consent page. */
   authUrl: string;
-  /** Graph API version segment for Meta platforms, e.g. "v21.0". */
+  /** Graph API version segment for Meta platforms, e.g. "v25.0". */
   graphVersion: string;
 }
 

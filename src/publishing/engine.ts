@@ -79,7 +79,7 @@ export function createPublishingEngine(deps: EngineDeps) {
     return { kind: 'failed', code: f.category, message: f.message };
   }
 
-  async function runAttempt(c: Claimed): Promise<Finish> {
+  async function runAttempt(c: Claimed, progress: { platformCalled: boolean }): Promise<Finish> {
     const { target, post } = c;
     const platform = target.platform as Platform;
     const adapter = adapters[platform];
@@ -88,7 +88,10 @@ export function createPublishingEngine(deps: EngineDeps) {
       return { kind: 'failed', code: 'account_disconnected', message: `the ${platform} account ${target.account_id} was disconnected; connect it again, then retry` };
     }
     let cred: Credentials = await credentials.forAccount(row);
-    if (!cred.ok) return cred.disconnected ? { kind: 'failed', code: 'auth_expired', message: cred.failure.message } : onFailure(cred.failure, target, 0);
+    if (!cred.ok) {
+      if (cred.unreadable) return { kind: 'failed', code: 'internal', message: cred.failure.message };
+      return cred.disconnected ? { kind: 'failed', code: 'auth_expired', message: cred.failure.message } : onFailure(cred.failure, target, 0);
+    }
 
     const abort = new AbortController();
     const heartbeat = setInterval(() => {
@@ -119,7 +122,7 @@ export function createPublishingEngine(deps: EngineDeps) {
       if (first.ok || (first as PlatformFailure).category !== 'auth_expired') return first;
       const refreshed = await credentials.refreshAfterAuthFailure(row!);
       if (!refreshed.ok) {
-        return refreshed.disconnected ? (first as PlatformFailure) : refreshed.failure;
+        return refreshed.disconnected || refreshed.unreadable ? (first as PlatformFailure) : refreshed.failure;
       }
       row = refreshed.row;
       cred = refreshed;
@@ -137,6 +140,7 @@ export function createPublishingEngine(deps: EngineDeps) {
         // Until the platform answers, the target keeps needing reconciliation: a transient failure here
         // must never turn into a plain retry that would send again.
         const askings = Math.max(1, target.needs_reconcile);
+        progress.platformCalled = true;
         const r = await withRefresh(() => adapter.reconcile(request));
         if (!r.ok) {
           const f = r as PlatformFailure;
@@ -150,6 +154,7 @@ export function createPublishingEngine(deps: EngineDeps) {
       if (freesAt !== null) {
         return { kind: 'defer', at: freesAt, message: `waiting for ${adapter.info.displayName}'s publishing limit for this account (until ${new Date(freesAt).toISOString()})` };
       }
+      progress.platformCalled = true;
       const outcome = await withRefresh(() => adapter.publish(request));
       if (outcome.ok) return { kind: 'published', platformPostId: outcome.platformPostId, platformPostUrl: outcome.platformPostUrl };
       return onFailure(outcome, target, 0);
@@ -169,16 +174,23 @@ export function createPublishingEngine(deps: EngineDeps) {
     const ctx = { postId: target.post_id, targetId, platform: target.platform, attemptId: claim.attemptId, mode: claim.mode };
     if (claim.lateness !== null) metrics.schedulingLateness.observe(claim.lateness);
     let result: Finish;
+    const progress = { platformCalled: false };
     try {
-      result = await runAttempt(claim);
+      result = await runAttempt(claim, progress);
     } catch (err) {
       if (err instanceof StaleAttemptError) {
         log.warn(ctx, 'attempt superseded by a newer one; its result is dropped');
         return;
       }
-      // A bug mid-attempt: a platform call may have gone out, so this is an unknown outcome.
       log.error({ ...ctx, err }, 'publish attempt failed unexpectedly');
-      result = onFailure(failure('outcome_unknown', 'internal error during publishing'), claim.target, claim.target.needs_reconcile);
+      if (progress.platformCalled) {
+        // A bug after the platform call began: it may have gone out, so the outcome is unknown.
+        result = onFailure(failure('outcome_unknown', 'internal error during publishing'), claim.target, claim.target.needs_reconcile);
+      } else {
+        // Nothing was sent: an ordinary retry is safe, and the target says it was Herald's fault.
+        const d = onFailure(failure('platform_unavailable', 'internal error before contacting the platform'), claim.target, 0);
+        result = d.kind === 'retry' ? { ...d, code: 'internal' } : { kind: 'failed', code: 'internal', message: 'Herald failed internally before contacting the platform; the logs name the cause' };
+      }
     }
     const outcome = result.kind === 'published' ? 'published' : result.kind === 'failed' ? result.code : result.kind;
     metrics.publishOutcomes.inc({ platform: target.platform, outcome });

@@ -121,6 +121,14 @@ describe('completing', () => {
     assert.equal(res.body.param, 'code');
   });
 
+  test('a grant that gives nothing to publish to is a 422', async () => {
+    const s = await start('facebook');
+    const { code } = await approveConsent(s.body.authUrl, { sandbox_user: 'no_pages', sandbox_pages: '0' });
+    const res = await h.request('POST', '/v1/connect/facebook', { body: { code, state: s.body.state, redirect_url: CALLBACK } });
+    assert.equal(res.status, 422, res.text);
+    assert.equal(res.body.code, 'PERMISSION_MISSING');
+  });
+
   test('a platform outage during the exchange is a 502', async () => {
     const s = await start('twitter');
     const { code } = await approveConsent(s.body.authUrl);

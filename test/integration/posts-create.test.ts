@@ -191,6 +191,8 @@ describe('transport errors (shape B on this route)', () => {
   test('401 without a key', () => expectB({ content: 'x', isDraft: true }, 401, 'invalid_credentials', 'Authorization', { key: null }));
   test('401 comes before validation', () => expectB({ nonsense: true }, 401, 'invalid_credentials', 'Authorization', { key: 'hk_wrong' }));
   test('413 over 1 MiB', () => expectB({ content: 'x'.repeat(1_100_000), isDraft: true }, 413, 'payload_too_large', null));
-  test('415 for a body that is not JSON', () =>
-    expectB(undefined, 415, 'unsupported_media_type', null, { raw: 'content=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
+  test('415 for a body that is not JSON', async () => {
+    await expectB(undefined, 415, 'unsupported_media_type', null, { raw: 'content=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    await expectB(undefined, 415, 'unsupported_media_type', null, { raw: '{"content":"x","isDraft":true}', headers: { 'content-type': 'text/plain' } });
+  });
 });
