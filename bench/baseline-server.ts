@@ -1,16 +1,19 @@
-// The baseline: a bare Fastify endpoint that inserts one row into the same database file, with the same
-// driver and query builder Herald uses. Herald's create endpoint is measured against it.
+// The baseline: a bare Fastify endpoint inserting one row into the same database file with
+// better-sqlite3 directly (WAL, the default checkpointing). Herald's create endpoint is measured against it.
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
-import { sql } from 'kysely';
-import { openDatabase } from '../src/db/database.ts';
 
-const db = openDatabase({ dataDir: process.env.HERALD_DATA_DIR!, databaseUrl: process.env.DATABASE_URL ?? null });
-await sql`create table if not exists bench_baseline (id text primary key, body text not null, created_at bigint not null)`.execute(db.kysely);
+const db = new SQLite(join(process.env.HERALD_DATA_DIR!, 'herald.db'));
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.exec('create table if not exists bench_baseline (id text primary key, body text not null, created_at integer not null)');
+const insert = db.prepare('insert into bench_baseline (id, body, created_at) values (?, ?, ?)');
 const app = Fastify();
 app.post('/rows', async (req, reply) => {
   const id = randomUUID();
-  await sql`insert into bench_baseline (id, body, created_at) values (${id}, ${JSON.stringify(req.body)}, ${Date.now()})`.execute(db.kysely);
+  insert.run(id, JSON.stringify(req.body), Date.now());
   return reply.code(201).send({ id });
 });
 await app.listen({ host: '127.0.0.1', port: 0 });

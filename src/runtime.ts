@@ -107,14 +107,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const serveApi = role !== 'worker';
   const runWorkers = role !== 'api';
 
-  const db = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const db = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, backgroundCheckpoints: true });
   await migrateToLatest(db);
   const box = createSecretBox(encryptionKey(config, log));
   const metrics = createMetrics();
   const queue: JobQueue =
     db.dialect === 'postgres'
       ? await createPgBossQueue({ connectionString: db.connectionString!, log, policies })
-      : createTableQueue({ db: db.kysely, clock, log, pollMs: options.queuePollMs, policies });
+      : createTableQueue({ db: db.kysely, write: db.write, clock, log, pollMs: options.queuePollMs, policies });
 
   // Platforms without credentials are served by the built-in emulators when the sandbox is on. Their
   // URLs depend on where Herald listens, so they are read when used, not fixed here.
@@ -161,6 +161,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const outbox = createOutbox({ clock, queue });
   const credentials = createCredentialsService({
     db: db.kysely,
+    write: db.write,
     box,
     clock,
     log,
@@ -168,7 +169,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     outbox,
     onRefreshFailure: (platform) => metrics.tokenRefreshFailures.inc({ platform }),
   });
-  const attempts = createAttemptsStore({ db: db.kysely, dialect: db.dialect, queue, outbox, leaseMs });
+  const attempts = createAttemptsStore({ db: db.kysely, write: db.write, dialect: db.dialect, queue, outbox, leaseMs });
   const engine = createPublishingEngine({
     db: db.kysely,
     clock,
@@ -185,6 +186,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const accountsDal = createAccountsDal({ db: db.kysely });
   const connect = createConnectService({
     db: db.kysely,
+    write: db.write,
     clock,
     box,
     outbox,
@@ -193,6 +195,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   });
   const accounts = createAccountsService({
     db: db.kysely,
+    write: db.write,
     clock,
     log,
     box,
@@ -202,10 +205,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     credentials,
     healthTimeoutMs: Math.min(10_000, config.platformTimeoutMs * 2),
   });
-  const idempotency = createIdempotencyStore({ db: db.kysely, clock, leaseMs: config.publishWaitMs + 30_000 });
+  const idempotency = createIdempotencyStore({ write: db.write, clock, leaseMs: config.publishWaitMs + 30_000 });
   const postsDal = createPostsDal({ db: db.kysely, dialect: db.dialect });
   const posts = createPostsService({
-    db: db.kysely,
+    write: db.write,
     clock,
     posts: postsDal,
     accounts: accountsDal,
@@ -217,8 +220,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     publishWaitMs: config.publishWaitMs,
   });
 
-  const retry = createRetryService({ db: db.kysely, clock, posts: postsDal, queue, engine, publishWaitMs: config.publishWaitMs, get: posts.get });
-  const edit = createEditService({ db: db.kysely, clock, posts: postsDal, accounts: accountsDal, credentials, twitter: adapters.twitter, outbox });
+  const retry = createRetryService({ write: db.write, clock, posts: postsDal, queue, engine, publishWaitMs: config.publishWaitMs, get: posts.get });
+  const edit = createEditService({ write: db.write, clock, posts: postsDal, accounts: accountsDal, credentials, twitter: adapters.twitter, outbox });
 
   const keyLimiter = await createRateLimiter({ points: config.rateLimitPerMinute, durationSeconds: 60, keyPrefix: 'key', pgPool: db.pgPool });
   const badKeyLimiter = await createRateLimiter({ points: config.authFailuresPerMinute, durationSeconds: 60, keyPrefix: 'badkey', pgPool: db.pgPool });

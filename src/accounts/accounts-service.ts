@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { AccountRow, Database } from '../db/schema.ts';
+import type { Writer } from '../db/writer.ts';
 import { errors } from '../http/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { SecretBox } from '../lib/crypto.ts';
@@ -31,6 +32,7 @@ export interface HealthEntry {
 
 export interface AccountsServiceDeps {
   db: Kysely<Database>;
+  write: Writer['write'];
   clock: Clock;
   log: Logger;
   box: SecretBox;
@@ -67,7 +69,7 @@ function timeout<T>(ms: number, value: T): { promise: Promise<T>; cancel(): void
 }
 
 export function createAccountsService(deps: AccountsServiceDeps) {
-  const { db, clock, log, box, dal, outbox, adapters, credentials } = deps;
+  const { db, write, clock, log, box, dal, outbox, adapters, credentials } = deps;
 
   async function checkOne(row: AccountRow): Promise<HealthEntry> {
     const platform = row.platform as Platform;
@@ -176,7 +178,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
         });
         revoked = Boolean(r?.ok && r.revoked);
       }
-      await db.transaction().execute(async (trx) => {
+      await write(async (trx) => {
         await trx.deleteFrom('accounts').where('id', '=', row.id).execute();
         await outbox.record(trx, apiKeyId, [
           { event: 'account.disconnected', data: { platform, accountId: row.account_id, username: row.username, reason: 'user' } },

@@ -3,6 +3,7 @@
 // the account in place and keeps a stored refresh token the new grant lacks.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { Writer } from '../db/writer.ts';
 import { ApiError, errors } from '../http/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { sha256Hex, type SecretBox } from '../lib/crypto.ts';
@@ -17,6 +18,7 @@ export const STATE_TTL_MS = 15 * 60_000;
 
 export interface ConnectDeps {
   db: Kysely<Database>;
+  write: Writer['write'];
   clock: Clock;
   box: SecretBox;
   outbox: Outbox;
@@ -48,7 +50,7 @@ function checkRedirect(url: string | undefined | null, param: string): string {
 const verifierContext = (stateHash: string) => `oauth_states:${stateHash}:code_verifier`;
 
 export function createConnectService(deps: ConnectDeps) {
-  const { db, clock, box, outbox, adapters } = deps;
+  const { db, write, clock, box, outbox, adapters } = deps;
 
   function adapterFor(platform: Platform): PlatformAdapter {
     if (deps.unavailable.has(platform)) {
@@ -137,7 +139,7 @@ export function createConnectService(deps: ConnectDeps) {
 
   async function saveAccounts(apiKeyId: string, platform: Platform, connected: ConnectedAccount[]) {
     const now = clock.now();
-    await db.transaction().execute(async (trx) => {
+    await write(async (trx) => {
       const events: DomainEvent[] = [];
       for (const a of connected) {
         const existing = await trx

@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { AccountRow, Database } from '../db/schema.ts';
+import type { Writer } from '../db/writer.ts';
 import type { Clock } from '../lib/clock.ts';
 import { SecretBoxError, type SecretBox } from '../lib/crypto.ts';
 import { fromJson } from '../lib/json.ts';
@@ -63,6 +64,7 @@ export function tryOpenCredentials(box: SecretBox, row: AccountRow): Credentials
 
 export interface CredentialsDeps {
   db: Kysely<Database>;
+  write: Writer['write'];
   box: SecretBox;
   clock: Clock;
   log: Logger;
@@ -72,7 +74,7 @@ export interface CredentialsDeps {
 }
 
 export function createCredentialsService(deps: CredentialsDeps) {
-  const { db, box, clock, log, adapters, outbox } = deps;
+  const { db, write, box, clock, log, adapters, outbox } = deps;
   // One refresh per account at a time in this process; other processes are handled by re-reading.
   const refreshing = new Map<string, Promise<Credentials>>();
 
@@ -81,7 +83,7 @@ export function createCredentialsService(deps: CredentialsDeps) {
   }
 
   async function markNeedsReconnect(row: AccountRow, reason: 'token_expired' | 'token_revoked', message: string) {
-    await db.transaction().execute(async (trx) => {
+    await write(async (trx) => {
       const updated = await trx
         .updateTable('accounts')
         .set({ status: 'needs_reconnect', updated_at: clock.now() })

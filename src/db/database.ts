@@ -5,11 +5,15 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
+import { startCheckpointer } from './checkpointer.ts';
 import type { DialectName } from './dialect.ts';
+import { createWriter, type Writer } from './writer.ts';
 import type { Database } from './schema.ts';
 
 export interface Db {
   kysely: Kysely<Database>;
+  /** Runs a write transaction (grouped with concurrent ones on SQLite; see writer.ts). */
+  write: Writer['write'];
   dialect: DialectName;
   /** Where the data lives, for logs (no password). */
   describe: string;
@@ -51,13 +55,20 @@ function withStatementCache(db: SQLite.Database, max = 500): SqliteDatabase {
   };
 }
 
-export function openDatabase(options: { dataDir: string; databaseUrl: string | null; poolSize?: number }): Db {
+export function openDatabase(options: {
+  dataDir: string;
+  databaseUrl: string | null;
+  poolSize?: number;
+  /** Long-running processes checkpoint the WAL on a worker thread; short commands need not. */
+  backgroundCheckpoints?: boolean;
+}): Db {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, types: pgTypes });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const u = new URL(options.databaseUrl);
     return {
       kysely,
+      write: createWriter(kysely, 'postgres').write,
       dialect: 'postgres',
       describe: `postgresql://${u.host}${u.pathname}`,
       connectionString: options.databaseUrl,
@@ -76,9 +87,13 @@ export function openDatabase(options: { dataDir: string; databaseUrl: string | n
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  const checkpointer = options.backgroundCheckpoints ? startCheckpointer(file) : null;
+  // With the worker keeping the WAL short this fallback never triggers; without it, SQLite's default.
+  sqlite.pragma(`wal_autocheckpoint = ${checkpointer ? 20_000 : 1000}`);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     kysely,
+    write: createWriter(kysely, 'sqlite').write,
     dialect: 'sqlite',
     describe: `sqlite:${file}`,
     connectionString: null,
@@ -86,6 +101,9 @@ export function openDatabase(options: { dataDir: string; databaseUrl: string | n
     ping: async () => {
       await sql`select 1`.execute(kysely);
     },
-    close: () => kysely.destroy(),
+    close: async () => {
+      await checkpointer?.stop();
+      await kysely.destroy();
+    },
   };
 }

@@ -4,6 +4,7 @@
 // takes over, and if the first one had already created its post, that post is answered instead of a new one.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { Writer } from '../db/writer.ts';
 import type { Clock } from '../lib/clock.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
@@ -27,13 +28,13 @@ export interface IdempotencyStore {
   purgeExpired(): Promise<number>;
 }
 
-export function createIdempotencyStore(deps: { db: Kysely<Database>; clock: Clock; leaseMs: number }): IdempotencyStore {
-  const { db, clock, leaseMs } = deps;
-  const where = (apiKeyId: string, key: string) =>
-    db.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', apiKeyId).where('key', '=', key);
+export function createIdempotencyStore(deps: { write: Writer['write']; clock: Clock; leaseMs: number }): IdempotencyStore {
+  const { write, clock, leaseMs } = deps;
+  const byKey = (trx: Kysely<Database>, apiKeyId: string, key: string) =>
+    trx.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', apiKeyId).where('key', '=', key);
 
-  async function insertClaim(apiKeyId: string, key: string, requestHash: string, now: number): Promise<boolean> {
-    const result = await db
+  async function insertClaim(trx: Kysely<Database>, apiKeyId: string, key: string, requestHash: string, now: number): Promise<boolean> {
+    const result = await trx
       .insertInto('idempotency_keys')
       .values({
         api_key_id: apiKeyId,
@@ -52,39 +53,35 @@ export function createIdempotencyStore(deps: { db: Kysely<Database>; clock: Cloc
     return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
   }
 
-  return {
-    async claim(apiKeyId, key, requestHash) {
-      for (let round = 0; round < 3; round++) {
-        const now = clock.now();
-        if (await insertClaim(apiKeyId, key, requestHash, now)) return { kind: 'claimed' };
-        const row = await where(apiKeyId, key).executeTakeFirst();
-        if (!row) continue; // purged between the two statements
-        if (row.expires_at <= now) {
-          await db
-            .deleteFrom('idempotency_keys')
-            .where('api_key_id', '=', apiKeyId)
-            .where('key', '=', key)
-            .where('expires_at', '<=', now)
-            .execute();
-          continue;
-        }
-        if (row.request_hash !== requestHash) return { kind: 'mismatch' };
-        if (row.state === 'done') return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body ?? '' };
-        if (row.locked_until > now) return { kind: 'in_flight' };
-        // The claimer's lease ran out: take over, unless another request just did.
-        const took = await db
-          .updateTable('idempotency_keys')
-          .set({ locked_until: now + leaseMs })
-          .where('api_key_id', '=', apiKeyId)
-          .where('key', '=', key)
-          .where('state', '=', 'in_flight')
-          .where('locked_until', '=', row.locked_until)
-          .executeTakeFirst();
-        if (Number(took.numUpdatedRows) !== 1) return { kind: 'in_flight' };
-        return row.resource_id ? { kind: 'recovered', resourceId: row.resource_id } : { kind: 'claimed' };
+  /** The whole claim in one transaction: insert, or read what is there and decide. */
+  const claimIn = (apiKeyId: string, key: string, requestHash: string) =>
+    write(async (trx): Promise<Claim> => {
+      const now = clock.now();
+      if (await insertClaim(trx, apiKeyId, key, requestHash, now)) return { kind: 'claimed' };
+      const row = await byKey(trx, apiKeyId, key).executeTakeFirst();
+      if (!row) return (await insertClaim(trx, apiKeyId, key, requestHash, now)) ? { kind: 'claimed' } : { kind: 'in_flight' };
+      if (row.expires_at <= now) {
+        await trx.deleteFrom('idempotency_keys').where('api_key_id', '=', apiKeyId).where('key', '=', key).execute();
+        return (await insertClaim(trx, apiKeyId, key, requestHash, now)) ? { kind: 'claimed' } : { kind: 'in_flight' };
       }
-      return { kind: 'in_flight' };
-    },
+      if (row.request_hash !== requestHash) return { kind: 'mismatch' };
+      if (row.state === 'done') return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body ?? '' };
+      if (row.locked_until > now) return { kind: 'in_flight' };
+      // The claimer's lease ran out: take over, unless another request just did.
+      const took = await trx
+        .updateTable('idempotency_keys')
+        .set({ locked_until: now + leaseMs })
+        .where('api_key_id', '=', apiKeyId)
+        .where('key', '=', key)
+        .where('state', '=', 'in_flight')
+        .where('locked_until', '=', row.locked_until)
+        .executeTakeFirst();
+      if (Number(took.numUpdatedRows) !== 1) return { kind: 'in_flight' };
+      return row.resource_id ? { kind: 'recovered', resourceId: row.resource_id } : { kind: 'claimed' };
+    });
+
+  return {
+    claim: claimIn,
 
     async attachResource(trx, apiKeyId, key, resourceId) {
       await trx
@@ -96,25 +93,24 @@ export function createIdempotencyStore(deps: { db: Kysely<Database>; clock: Cloc
     },
 
     async complete(apiKeyId, key, status, body) {
-      await db
-        .updateTable('idempotency_keys')
-        .set({ state: 'done', response_status: status, response_body: body })
-        .where('api_key_id', '=', apiKeyId)
-        .where('key', '=', key)
-        .execute();
+      await write((trx) =>
+        trx
+          .updateTable('idempotency_keys')
+          .set({ state: 'done', response_status: status, response_body: body })
+          .where('api_key_id', '=', apiKeyId)
+          .where('key', '=', key)
+          .execute(),
+      );
     },
 
     async release(apiKeyId, key) {
-      await db
-        .deleteFrom('idempotency_keys')
-        .where('api_key_id', '=', apiKeyId)
-        .where('key', '=', key)
-        .where('state', '=', 'in_flight')
-        .execute();
+      await write((trx) =>
+        trx.deleteFrom('idempotency_keys').where('api_key_id', '=', apiKeyId).where('key', '=', key).where('state', '=', 'in_flight').execute(),
+      );
     },
 
     async purgeExpired() {
-      const r = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', clock.now()).executeTakeFirst();
+      const r = await write((trx) => trx.deleteFrom('idempotency_keys').where('expires_at', '<=', clock.now()).executeTakeFirst());
       return Number(r.numDeletedRows);
     },
   };

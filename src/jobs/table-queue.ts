@@ -3,7 +3,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/schema.ts';
-import type { Clock } from '../lib/clock.ts';
+import type { Writer } from '../db/writer.ts';
+import { settleWithin, type Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import {
   MAX_JOB_ATTEMPTS,
@@ -18,6 +19,7 @@ import {
 
 export interface TableQueueOptions {
   db: Kysely<Database>;
+  write: Writer['write'];
   clock: Clock;
   log: Logger;
   /** Idle poll interval (default 200 ms). */
@@ -26,7 +28,7 @@ export interface TableQueueOptions {
 }
 
 export function createTableQueue(options: TableQueueOptions): JobQueue {
-  const { db, clock, log, policies } = options;
+  const { db, write, clock, log, policies } = options;
   const pollMs = options.pollMs ?? 200;
   const handlers = new Map<QueueName, JobHandler<QueueName>>();
   const running = new Map<QueueName, number>();
@@ -44,32 +46,35 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
     // Two index range scans rather than one OR, which SQLite would answer with a table scan.
     const due = db.selectFrom('jobs').select('id').where('queue', '=', queue).where('state', '=', sql.lit('queued')).where('run_at', '<=', now).orderBy('run_at').limit(limit);
     const abandoned = db.selectFrom('jobs').select('id').where('queue', '=', queue).where('state', '=', sql.lit('active')).where('locked_until', '<=', now).limit(limit);
-    return db
-      .updateTable('jobs')
-      .set((eb) => ({ state: 'active', locked_until: now + lease, attempts: eb('attempts', '+', 1) }))
-      .where((eb) => eb.or([eb('id', 'in', due), eb('id', 'in', abandoned)]))
-      .returning(['id', 'payload', 'attempts'])
-      .execute();
+    return write((trx) =>
+      trx
+        .updateTable('jobs')
+        .set((eb) => ({ state: 'active', locked_until: now + lease, attempts: eb('attempts', '+', 1) }))
+        .where((eb) => eb.or([eb('id', 'in', due), eb('id', 'in', abandoned)]))
+        .returning(['id', 'payload', 'attempts'])
+        .execute(),
+    );
   }
 
   async function runJob(queue: QueueName, job: { id: string; payload: string; attempts: number }) {
     const handler = handlers.get(queue)!;
     try {
       await handler(JSON.parse(job.payload));
-      await db.deleteFrom('jobs').where('id', '=', job.id).execute();
+      await write((trx) => trx.deleteFrom('jobs').where('id', '=', job.id).execute());
     } catch (err) {
       if (job.attempts >= MAX_JOB_ATTEMPTS) {
         log.error({ err, queue, jobId: job.id }, 'job failed too many times; dropped');
-        await db.deleteFrom('jobs').where('id', '=', job.id).execute().catch(() => {});
+        await write((trx) => trx.deleteFrom('jobs').where('id', '=', job.id).execute()).catch(() => {});
         return;
       }
       log.warn({ err, queue, jobId: job.id, attempts: job.attempts }, 'job failed; will retry');
-      await db
-        .updateTable('jobs')
-        .set({ state: 'queued', locked_until: null, run_at: clock.now() + crashBackoffMs(job.attempts) })
-        .where('id', '=', job.id)
-        .execute()
-        .catch((e: unknown) => log.error({ err: e }, 'could not reschedule job'));
+      await write((trx) =>
+        trx
+          .updateTable('jobs')
+          .set({ state: 'queued', locked_until: null, run_at: clock.now() + crashBackoffMs(job.attempts) })
+          .where('id', '=', job.id)
+          .execute(),
+      ).catch((e: unknown) => log.error({ err: e }, 'could not reschedule job'));
     }
   }
 
@@ -145,7 +150,7 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
       if (timer) clearInterval(timer);
       timer = null;
       // Give running handlers a bounded time to finish; the rest are reclaimed after their lease.
-      await Promise.race([Promise.allSettled([...inFlight]), clock.sleep(10_000)]);
+      await settleWithin(inFlight, 10_000);
     },
     async depth() {
       const rows = await db

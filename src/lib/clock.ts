@@ -21,3 +21,16 @@ export const systemClock: Clock = {
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
 };
+
+/** Waits for every promise to settle, or `ms` at most; the timer does not outlive the wait. */
+export async function settleWithin(promises: Iterable<Promise<unknown>>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([Promise.allSettled([...promises]), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,8 +1,8 @@
 // Posts use cases: create (with every create-time rule), get, list and delete. Publishing itself belongs
 // to the publishing engine; this service hands it the work in the same transaction that stores the post.
-import type { Kysely } from 'kysely';
 import type { AccountsDal } from '../accounts/accounts-dal.ts';
-import type { Database, NewPost, NewTarget, TargetRow } from '../db/schema.ts';
+import type { NewPost, NewTarget, TargetRow } from '../db/schema.ts';
+import type { Writer } from '../db/writer.ts';
 import { errors } from '../http/errors.ts';
 import type { IdempotencyStore } from '../http/idempotency.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -32,7 +32,7 @@ export interface PublishStarter {
 }
 
 export interface PostsServiceDeps {
-  db: Kysely<Database>;
+  write: Writer['write'];
   clock: Clock;
   posts: PostsDal;
   accounts: AccountsDal;
@@ -62,7 +62,7 @@ function checkAccounts(targets: ResolvedTarget[], accounts: Map<string, { status
 }
 
 export function createPostsService(deps: PostsServiceDeps) {
-  const { db, clock, posts, accounts, outbox, queue, idempotency, validators, publisher } = deps;
+  const { write, clock, posts, accounts, outbox, queue, idempotency, validators, publisher } = deps;
 
   async function getOut(apiKeyId: string, postId: string): Promise<PostOut> {
     const found = await posts.get(apiKeyId, postId);
@@ -144,7 +144,7 @@ export function createPostsService(deps: PostsServiceDeps) {
       const events: DomainEvent[] =
         plan.mode === 'scheduled' ? [{ event: 'post.scheduled', data: { postId: post.id, scheduledFor: new Date(runAt).toISOString() } }] : [];
 
-      await db.transaction().execute(async (trx) => {
+      await write(async (trx) => {
         await posts.insert(trx, post, targetRows as NewTarget[]);
         if (idempotencyKey) await idempotency.attachResource(trx, apiKeyId, idempotencyKey, post.id);
         await queue.enqueue(trx, jobs);
@@ -186,7 +186,7 @@ export function createPostsService(deps: PostsServiceDeps) {
 
     /** Deletes a post from Herald (never from the platforms) and cancels its scheduled work. */
     async remove(apiKeyId: string, postId: string): Promise<{ id: string; deleted: true }> {
-      await db.transaction().execute(async (trx) => {
+      await write(async (trx) => {
         const found = await posts.getForUpdate(trx, postId);
         if (!found || found.post.api_key_id !== apiKeyId) throw errors.notFound(`no post ${postId}`);
         if (found.targets.some((t) => t.status === 'publishing')) {

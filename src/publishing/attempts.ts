@@ -6,6 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db/dialect.ts';
 import { forUpdate } from '../db/dialect.ts';
 import type { Database, PostRow, TargetRow, TargetUpdate } from '../db/schema.ts';
+import type { Writer } from '../db/writer.ts';
 import { newAttemptId } from '../lib/ids.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { FailureCategory } from '../platforms/types.ts';
@@ -46,8 +47,15 @@ export type Finish =
 
 const FINAL_TARGET = new Set(['published', 'failed']);
 
-export function createAttemptsStore(deps: { db: Kysely<Database>; dialect: DialectName; queue: JobQueue; outbox: Outbox; leaseMs: number }) {
-  const { db, dialect, queue, outbox, leaseMs } = deps;
+export function createAttemptsStore(deps: {
+  db: Kysely<Database>;
+  write: Writer['write'];
+  dialect: DialectName;
+  queue: JobQueue;
+  outbox: Outbox;
+  leaseMs: number;
+}) {
+  const { db, write, dialect, queue, outbox, leaseMs } = deps;
 
   async function lockPost(trx: Kysely<Database>, postId: string) {
     return forUpdate(dialect, trx.selectFrom('posts').selectAll().where('id', '=', postId)).executeTakeFirst();
@@ -66,7 +74,7 @@ export function createAttemptsStore(deps: { db: Kysely<Database>; dialect: Diale
 
   return {
     async claim(targetId: string, now: number): Promise<Claim> {
-      return db.transaction().execute(async (trx): Promise<Claim> => {
+      return write(async (trx): Promise<Claim> => {
         const ref = await trx.selectFrom('post_targets').select('post_id').where('id', '=', targetId).executeTakeFirst();
         if (!ref) return { kind: 'gone' };
         const post = await lockPost(trx, ref.post_id);
@@ -99,19 +107,21 @@ export function createAttemptsStore(deps: { db: Kysely<Database>; dialect: Diale
 
     /** Saves a checkpoint and extends the lease; throws StaleAttemptError when the attempt lost the target. */
     async checkpoint(targetId: string, attemptId: string, checkpoint: Record<string, unknown> | null, now: number): Promise<void> {
-      const r = await db
-        .updateTable('post_targets')
-        .set({ lease_expires_at: now + leaseMs, updated_at: now, ...(checkpoint ? { checkpoint: JSON.stringify(checkpoint) } : {}) })
-        .where('id', '=', targetId)
-        .where('attempt_id', '=', attemptId)
-        .where('status', '=', 'publishing')
-        .executeTakeFirst();
+      const r = await write((trx) =>
+        trx
+          .updateTable('post_targets')
+          .set({ lease_expires_at: now + leaseMs, updated_at: now, ...(checkpoint ? { checkpoint: JSON.stringify(checkpoint) } : {}) })
+          .where('id', '=', targetId)
+          .where('attempt_id', '=', attemptId)
+          .where('status', '=', 'publishing')
+          .executeTakeFirst(),
+      );
       if (Number(r.numUpdatedRows) !== 1) throw new StaleAttemptError();
     },
 
     /** Ends an attempt. Returns false (and writes nothing) when the attempt no longer owns the target. */
     async finish(targetId: string, attemptId: string, result: Finish, now: number): Promise<{ owned: boolean; postId?: string }> {
-      return db.transaction().execute(async (trx) => {
+      return write(async (trx) => {
         const ref = await trx.selectFrom('post_targets').select('post_id').where('id', '=', targetId).executeTakeFirst();
         if (!ref) return { owned: false };
         const post = await lockPost(trx, ref.post_id);
@@ -180,7 +190,7 @@ export function createAttemptsStore(deps: { db: Kysely<Database>; dialect: Diale
 
     /** Schedules a look at a target later (not due yet, or busy with a live attempt elsewhere). */
     async revisit(targetId: string, at: number): Promise<void> {
-      await db.transaction().execute((trx) => queue.enqueue(trx, [{ queue: 'publish-target', payload: { targetId }, runAt: at }]));
+      await write((trx) => queue.enqueue(trx, [{ queue: 'publish-target', payload: { targetId }, runAt: at }]));
     },
 
     async targetStatuses(postId: string): Promise<{ status: string; nextAttemptAt: number | null }[]> {

@@ -1,9 +1,9 @@
 // POST /v1/posts/{id}/edit: edits a published tweet (API.md section 5). Herald checks X's conditions
 // first (paid subscription, 1 hour, 5 edits, text only) so the caller gets a precise 422, then asks X.
-import type { Kysely } from 'kysely';
 import type { AccountsDal } from '../accounts/accounts-dal.ts';
 import type { CredentialsService } from '../accounts/credentials.ts';
-import type { Database, TargetRow } from '../db/schema.ts';
+import type { TargetRow } from '../db/schema.ts';
+import type { Writer } from '../db/writer.ts';
 import { errors } from '../http/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { PlatformAdapter, PublishOutcome } from '../platforms/types.ts';
@@ -15,7 +15,7 @@ export const MAX_EDITS = 5;
 const PAID = new Set(['Basic', 'Premium', 'PremiumPlus']);
 
 export function createEditService(deps: {
-  db: Kysely<Database>;
+  write: Writer['write'];
   clock: Clock;
   posts: PostsDal;
   accounts: AccountsDal;
@@ -23,7 +23,7 @@ export function createEditService(deps: {
   twitter: PlatformAdapter;
   outbox: Outbox;
 }) {
-  const { db, clock, posts, accounts, credentials, twitter, outbox } = deps;
+  const { write, clock, posts, accounts, credentials, twitter, outbox } = deps;
 
   function pickTarget(targets: TargetRow[], accountId: string | undefined): TargetRow {
     const published = targets.filter((t) => t.platform === 'twitter' && t.status === 'published' && (accountId === undefined || t.account_id === accountId));
@@ -69,7 +69,7 @@ export function createEditService(deps: {
 
       const previous = target.platform_post_id!;
       const editCount = target.edit_count + 1;
-      await db.transaction().execute(async (trx) => {
+      await write(async (trx) => {
         const updated = await trx
           .updateTable('post_targets')
           .set({ platform_post_id: result.platformPostId, platform_post_url: result.platformPostUrl, edit_count: editCount, custom_content: content, updated_at: now })

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { CredentialsService, Credentials } from '../accounts/credentials.ts';
 import type { AccountRow, Database, PostRow, TargetRow } from '../db/schema.ts';
-import type { Clock } from '../lib/clock.ts';
+import { settleWithin, type Clock } from '../lib/clock.ts';
 import { fromJson } from '../lib/json.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { PLATFORM_SETTINGS } from '../platforms/settings.ts';
@@ -259,7 +259,7 @@ export function createPublishingEngine(deps: EngineDeps) {
 
     /** Waits (bounded) for direct publishNow executions of this process. */
     async drain(timeoutMs: number): Promise<void> {
-      await Promise.race([Promise.allSettled([...running]), clock.sleep(timeoutMs)]);
+      await settleWithin(running, timeoutMs);
     },
   };
 }

@@ -1,7 +1,6 @@
 // POST /v1/posts/{id}/retry: publishes the failed targets again, exactly like publishNow. Published
 // targets are never touched.
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Writer } from '../db/writer.ts';
 import { errors } from '../http/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -11,7 +10,7 @@ import { derivePostStatus } from '../posts/status.ts';
 import type { PublishingEngine } from './engine.ts';
 
 export function createRetryService(deps: {
-  db: Kysely<Database>;
+  write: Writer['write'];
   clock: Clock;
   posts: PostsDal;
   queue: JobQueue;
@@ -19,11 +18,11 @@ export function createRetryService(deps: {
   publishWaitMs: number;
   get(apiKeyId: string, postId: string): Promise<PostOut>;
 }) {
-  const { db, clock, posts, queue, engine } = deps;
+  const { write, clock, posts, queue, engine } = deps;
   return {
     async retry(apiKeyId: string, postId: string): Promise<PostOut> {
       const now = clock.now();
-      const retried = await db.transaction().execute(async (trx) => {
+      const retried = await write(async (trx) => {
         const found = await posts.getForUpdate(trx, postId);
         if (!found || found.post.api_key_id !== apiKeyId) throw errors.notFound(`no post ${postId}`);
         if (found.targets.some((t) => t.status === 'publishing')) {

@@ -1,0 +1,66 @@
+// The SQLite group commit: concurrent write transactions share a commit, each isolated by a savepoint.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { openDatabase, type Db } from '../../src/db/database.ts';
+import { NestedWriteError } from '../../src/db/writer.ts';
+
+let db: Db;
+before(async () => {
+  db = openDatabase({ dataDir: mkdtempSync(join(tmpdir(), 'herald-writer-')), databaseUrl: null, backgroundCheckpoints: true });
+  await sql`create table t (id integer primary key, v text not null)`.execute(db.kysely);
+});
+after(() => db.close());
+
+const count = async () => Number((await sql<{ n: number }>`select count(*) as n from t`.execute(db.kysely)).rows[0]!.n);
+
+test('concurrent writes all commit and each gets its own result', async () => {
+  const results = await Promise.all(
+    Array.from({ length: 200 }, (_, i) =>
+      db.write(async (trx) => {
+        await sql`insert into t (id, v) values (${i}, ${`v${i}`})`.execute(trx);
+        return i * 2;
+      }),
+    ),
+  );
+  assert.deepEqual(results, Array.from({ length: 200 }, (_, i) => i * 2));
+  assert.equal(await count(), 200);
+});
+
+test('a failing write rolls back alone; the others in its batch commit', async () => {
+  await sql`delete from t`.execute(db.kysely);
+  const outcomes = await Promise.allSettled([
+    db.write((trx) => sql`insert into t (id, v) values (1, 'a')`.execute(trx)),
+    db.write(async (trx) => {
+      await sql`insert into t (id, v) values (2, 'b')`.execute(trx);
+      await sql`insert into t (id, v) values (1, 'duplicate')`.execute(trx); // fails: id 1 exists
+    }),
+    db.write((trx) => sql`insert into t (id, v) values (3, 'c')`.execute(trx)),
+  ]);
+  assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled']);
+  const rows = (await sql<{ id: number }>`select id from t order by id`.execute(db.kysely)).rows.map((r) => r.id);
+  assert.deepEqual(rows, [1, 3], 'the failed write left nothing behind, not even its first insert');
+});
+
+test('a write inside a write is refused instead of deadlocking', async () => {
+  await assert.rejects(
+    db.write(() => db.write(async () => 1)),
+    NestedWriteError,
+  );
+  assert.equal(await db.write(async () => 'still working'), 'still working');
+});
+
+test('results are delivered only after the commit', async () => {
+  await sql`delete from t`.execute(db.kysely);
+  await db.write((trx) => sql`insert into t (id, v) values (10, 'x')`.execute(trx));
+  // Another connection sees it: it was committed before write() resolved.
+  const other = openDatabase({ dataDir: (db.describe.replace('sqlite:', '').replace(/\/herald\.db$/, '')), databaseUrl: null });
+  try {
+    assert.equal(Number((await sql<{ n: number }>`select count(*) as n from t where id = 10`.execute(other.kysely)).rows[0]!.n), 1);
+  } finally {
+    await other.close();
+  }
+});
