@@ -93,6 +93,9 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
             localConcurrency: QUEUE_POLICIES[queue].concurrency,
             batchSize: 1,
             pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
+            ...(QUEUE_POLICIES[queue].maxPollSeconds !== undefined
+              ? { notifyPollingIntervalSeconds: Math.max(QUEUE_POLICIES[queue].maxPollSeconds!, options.pollingIntervalSeconds ?? 0.5) }
+              : {}),
           },
           async (batch) => {
             for (const job of batch) await handler(job.data as never);

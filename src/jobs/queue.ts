@@ -30,11 +30,17 @@ export interface QueuePolicy {
   concurrency: number;
   /** A claimed job whose worker vanished is handed out again after this long. */
   leaseMs: number;
+  /**
+   * pg-boss wakes idle workers only for jobs that are runnable when they are sent; a job dated later is
+   * found by polling, every 30 s unless this says sooner. Set where a job's due time must be kept closely.
+   */
+  maxPollSeconds?: number;
 }
 
 export const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   'publish-target': { concurrency: 32, leaseMs: 10 * 60_000 },
-  'deliver-webhook': { concurrency: 16, leaseMs: 60_000 },
+  // Retries are due 5 s after a failure (API.md section 7): look at least every second.
+  'deliver-webhook': { concurrency: 16, leaseMs: 60_000, maxPollSeconds: 1 },
 };
 
 export interface JobQueue {
