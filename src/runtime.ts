@@ -14,13 +14,14 @@ import { migrateToLatest } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
 import { accountsRoutes } from './http/routes/accounts.ts';
 import { connectRoutes } from './http/routes/connect.ts';
+import { webhooksRoutes } from './http/routes/webhooks.ts';
 import { createIdempotencyStore } from './http/idempotency.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { createKeysService, type CreatedKey, type KeysService } from './keys/keys-service.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createSecretBox, type SecretBox } from './lib/crypto.ts';
 import { createPgBossQueue } from './jobs/pgboss-queue.ts';
-import type { JobQueue } from './jobs/queue.ts';
+import { QUEUE_POLICIES, type JobQueue } from './jobs/queue.ts';
 import { createTableQueue } from './jobs/table-queue.ts';
 import { createMediaFetcher } from './net/media-fetcher.ts';
 import { createOutboundClient } from './net/outbound.ts';
@@ -39,7 +40,13 @@ import { createPublishingEngine, type PublishingEngine } from './publishing/engi
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './publishing/policy.ts';
 import { createEmulators, sandboxPlugin } from './sandbox/index.ts';
 import { SANDBOX_APP, type Emulator } from './sandbox/kit/emulator.ts';
+import { createDeliveriesDal } from './webhooks/deliveries-dal.ts';
+import { createDeliveriesReader } from './webhooks/deliveries-read.ts';
+import { createWebhookDelivery, type WebhookDelivery } from './webhooks/delivery.ts';
 import { createOutbox } from './webhooks/outbox.ts';
+import { createWebhookSender } from './webhooks/sender.ts';
+import { createSettingsDal } from './webhooks/settings-dal.ts';
+import { createWebhookSettings } from './webhooks/webhooks-settings.ts';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -55,6 +62,8 @@ export interface RuntimeOptions {
   sweepIntervalMs?: number;
   queuePollMs?: number;
   version?: string;
+  /** How long a webhook receiver has to answer (default 10 s, API.md section 7). */
+  webhookTimeoutMs?: number;
 }
 
 export interface Runtime {
@@ -65,6 +74,8 @@ export interface Runtime {
   keys: KeysService;
   queue: JobQueue;
   engine: PublishingEngine;
+  /** Webhook delivery: the job handler, redelivery, test sends, sweep and purge. */
+  webhooks: WebhookDelivery;
   metrics: Metrics;
   adapters: PlatformRegistry;
   box: SecretBox;
@@ -215,6 +226,31 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const retry = createRetryService({ db: db.kysely, clock, posts: postsDal, queue, engine, publishWaitMs: config.publishWaitMs, get: posts.get });
   const edit = createEditService({ db: db.kysely, clock, posts: postsDal, accounts: accountsDal, credentials, twitter: adapters.twitter, outbox });
 
+  const deliveriesDal = createDeliveriesDal({ db: db.kysely });
+  const settingsDal = createSettingsDal({ db: db.kysely });
+  const webhookSettings = createWebhookSettings({
+    db: db.kysely,
+    clock,
+    box,
+    dal: settingsDal,
+    deliveries: deliveriesDal,
+    allowPrivateNetworks: config.allowPrivateNetworks,
+  });
+  const webhooks = createWebhookDelivery({
+    db: db.kysely,
+    clock,
+    log,
+    queue,
+    deliveries: deliveriesDal,
+    settingsDal,
+    settings: webhookSettings,
+    // The same guarded client as media: the address rule is checked again on every send.
+    sender: createWebhookSender({ client: outbound, clock, userAgent: `Herald-Webhooks/${options.version ?? '0.1.0'}`, timeoutMs: options.webhookTimeoutMs }),
+    retrySchedule: config.webhookRetrySchedule,
+    leaseMs: QUEUE_POLICIES['deliver-webhook'].leaseMs,
+  });
+  const deliveriesReader = createDeliveriesReader({ clock, dal: deliveriesDal });
+
   const keyLimiter = await createRateLimiter({ points: config.rateLimitPerMinute, durationSeconds: 60, keyPrefix: 'key', pgPool: db.pgPool });
   const badKeyLimiter = await createRateLimiter({ points: config.authFailuresPerMinute, durationSeconds: 60, keyPrefix: 'badkey', pgPool: db.pgPool });
 
@@ -232,11 +268,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     edit,
     ready: () => db.ping(),
     apiRoutes: serveApi,
-    v1Plugins: [connectRoutes(connect), accountsRoutes(accounts)],
+    v1Plugins: [connectRoutes(connect), accountsRoutes(accounts), webhooksRoutes({ settings: webhookSettings, delivery: webhooks, reader: deliveriesReader })],
     publicPlugins: emulators.length > 0 ? [{ prefix: '/sandbox', plugin: sandboxPlugin(emulators) }] : [],
   });
 
-  if (runWorkers) queue.register('publish-target', ({ targetId }) => engine.processTarget(targetId));
+  if (runWorkers) {
+    queue.register('publish-target', ({ targetId }) => engine.processTarget(targetId));
+    queue.register('deliver-webhook', ({ deliveryId }) => webhooks.process(deliveryId));
+  }
 
   const timers: NodeJS.Timeout[] = [];
   const every = (ms: number, task: () => Promise<unknown>, what: string) => {
@@ -253,6 +292,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     keys,
     queue,
     engine,
+    webhooks,
     metrics,
     adapters,
     box,
@@ -271,6 +311,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
         await engine.sweep();
         every(options.sweepIntervalMs ?? 15_000, () => engine.sweep(), 'recovery sweep');
         every(60 * 60_000, () => idempotency.purgeExpired(), 'idempotency purge');
+        await webhooks.sweep();
+        every(options.sweepIntervalMs ?? 15_000, () => webhooks.sweep(), 'webhook sweep');
+        void webhooks.purge().catch((err: unknown) => log.error({ err }, 'webhook retention purge failed'));
+        every(60 * 60_000, () => webhooks.purge(), 'webhook retention purge');
       }
       every(15_000, async () => {
         const depth = await queue.depth();
