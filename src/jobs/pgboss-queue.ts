@@ -87,20 +87,24 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
       if (working) return;
       working = true;
       for (const [queue, handler] of handlers) {
-        await boss.work(
-          queue,
-          {
-            localConcurrency: QUEUE_POLICIES[queue].concurrency,
-            batchSize: 1,
-            pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
-            ...(QUEUE_POLICIES[queue].maxPollSeconds !== undefined
-              ? { notifyPollingIntervalSeconds: Math.max(QUEUE_POLICIES[queue].maxPollSeconds!, options.pollingIntervalSeconds ?? 0.5) }
-              : {}),
-          },
-          async (batch) => {
+        const policy = QUEUE_POLICIES[queue];
+        const polling = {
+          batchSize: 1,
+          pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
+          ...(policy.maxPollSeconds !== undefined
+            ? { notifyPollingIntervalSeconds: Math.max(policy.maxPollSeconds, options.pollingIntervalSeconds ?? 0.5) }
+            : {}),
+        };
+        // One pg-boss worker per slot, so each can be told to look again as soon as it finished a job:
+        // otherwise a worker waits out its poll interval after every job and a backlog drains at about
+        // one job per slot per interval.
+        for (let slot = 0; slot < policy.concurrency; slot++) {
+          let workerId = '';
+          workerId = await boss.work(queue, polling, async (batch) => {
             for (const job of batch) await handler(job.data as never);
-          },
-        );
+            boss.notifyWorker(workerId);
+          });
+        }
       }
     },
     async stop() {
