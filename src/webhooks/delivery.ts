@@ -13,7 +13,7 @@ import { sampleData } from './samples.ts';
 import { nextAttemptDelayMs } from './schedule.ts';
 import type { AttemptResult, WebhookSender } from './sender.ts';
 import type { SettingsDal } from './settings-dal.ts';
-import type { WebhookSettings } from './webhooks-settings.ts';
+import { REMOVED_REASON, type WebhookSettings } from './webhooks-settings.ts';
 
 export interface DeliveryDeps {
   db: Kysely<Database>;
@@ -36,8 +36,8 @@ const GONE_REASON = 'the receiver answered 410 Gone';
 export function createWebhookDelivery(deps: DeliveryDeps) {
   const { db, clock, log, queue, deliveries, sender } = deps;
 
-  /** Writes one attempt's result; false when the claim was lost (another attempt took over). */
-  async function record(row: DeliveryRow, claimId: string, url: string, r: AttemptResult, redelivery: boolean): Promise<boolean> {
+  /** Writes one attempt's result, unless the claim was lost (another attempt took over). */
+  async function record(row: DeliveryRow, claimId: string, url: string, r: AttemptResult, redelivery: boolean): Promise<void> {
     const now = clock.now();
     const attempts = row.attempts + 1;
     const result: DeliveryResult = {
@@ -84,7 +84,6 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
       return true;
     });
     if (!owned) log.warn({ deliveryId: row.id }, 'webhook attempt lost its claim before writing back; result dropped');
-    return owned;
   }
 
   /** After a 410: the settings that point at that URL are disabled and waiting deliveries failed. */
@@ -97,25 +96,23 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
 
   /** Ends a claimed delivery without sending: its settings are gone or disabled. */
   async function abandon(row: DeliveryRow, claimId: string, reason: string) {
-    await db.transaction().execute((trx) =>
-      deliveries.finish(trx, row.id, claimId, {
-        status: 'failed',
-        attempts: row.attempts,
-        url: row.url,
-        lastStatusCode: row.last_status_code,
-        lastError: reason,
-        lastDurationMs: row.last_duration_ms,
-        nextAttemptAt: null,
-        deliveredAt: row.delivered_at,
-        now: clock.now(),
-      }),
-    );
+    await deliveries.finish(db, row.id, claimId, {
+      status: row.status === 'delivered' ? 'delivered' : 'failed',
+      attempts: row.attempts,
+      url: row.url,
+      lastStatusCode: row.last_status_code,
+      lastError: reason,
+      lastDurationMs: row.last_duration_ms,
+      nextAttemptAt: null,
+      deliveredAt: row.delivered_at,
+      now: clock.now(),
+    });
   }
 
   async function attempt(row: DeliveryRow, claimId: string, redelivery: boolean): Promise<void> {
     const dest = await deps.settings.destination(row.api_key_id);
     if (dest.kind !== 'active') {
-      return abandon(row, claimId, dest.kind === 'none' ? 'the webhook settings were removed' : `the webhook settings are disabled (${dest.reason})`);
+      return abandon(row, claimId, dest.kind === 'none' ? REMOVED_REASON : `the webhook settings are disabled (${dest.reason})`);
     }
     const body = await deliveries.body(row.event_id);
     if (body === undefined) return abandon(row, claimId, 'the event is past retention');
@@ -124,22 +121,14 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
   }
 
   return {
-    /** The deliver-webhook job: one attempt, if the delivery is still due and nobody else holds it. */
+    /**
+     * The deliver-webhook job: one attempt, if the delivery is still due and nobody else holds it. A job
+     * that finds nothing to claim is a duplicate: every change of next_attempt_at enqueued its own job.
+     */
     async process(deliveryId: string): Promise<void> {
-      const now = clock.now();
       const claimId = newAttemptId();
-      const row = await deliveries.claim(deliveryId, claimId, now, deps.leaseMs);
-      if (!row) {
-        // Woken early (a sweep, a redelivery moved it): come back when it is due.
-        const current = await deliveries.find(deliveryId);
-        if (current?.status === 'pending' && current.attempt_id === null && current.next_attempt_at !== null && current.next_attempt_at > now) {
-          await db.transaction().execute((trx) =>
-            queue.enqueue(trx, [{ queue: 'deliver-webhook', payload: { deliveryId }, runAt: current.next_attempt_at! }]),
-          );
-        }
-        return;
-      }
-      await attempt(row, claimId, false);
+      const row = await deliveries.claim(deliveryId, claimId, clock.now(), deps.leaseMs);
+      if (row) await attempt(row, claimId, false);
     },
 
     /** POST /v1/webhooks/deliveries/{id}/redeliver: one more attempt, now, whatever the status. */
