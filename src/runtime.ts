@@ -114,7 +114,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const serveApi = role !== 'worker';
   const runWorkers = role !== 'api';
 
-  const db = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const db = openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    onIdleError: (err) => log.warn({ err }, 'an idle database connection failed; the pool replaces it'),
+  });
   await migrateToLatest(db);
   const box = createSecretBox(encryptionKey(config, log));
   const metrics = createMetrics();
