@@ -88,12 +88,11 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
       working = true;
       for (const [queue, handler] of handlers) {
         const policy = QUEUE_POLICIES[queue];
+        const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 0.5;
         const polling = {
           batchSize: 1,
-          pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
-          ...(policy.maxPollSeconds !== undefined
-            ? { notifyPollingIntervalSeconds: Math.max(policy.maxPollSeconds, options.pollingIntervalSeconds ?? 0.5) }
-            : {}),
+          pollingIntervalSeconds,
+          ...(policy.maxPollSeconds !== undefined ? { notifyPollingIntervalSeconds: Math.max(policy.maxPollSeconds, pollingIntervalSeconds) } : {}),
         };
         // One pg-boss worker per slot, so each can be told to look again as soon as it finished a job:
         // otherwise a worker waits out its poll interval after every job and a backlog drains at about
