@@ -22,6 +22,15 @@ async function deliveries(key: string, query = '') {
   return res.body.deliveries as any[];
 }
 
+/** The key's newest delivery, once it has `status`. */
+async function newestOnceIs(key: string, status: 'delivered' | 'failed') {
+  const [d] = await eventually(async () => {
+    const list = await deliveries(key);
+    return list[0]?.status === status ? list : undefined;
+  });
+  return d;
+}
+
 before(async () => {
   h = await startHerald({ env: { HERALD_WEBHOOK_RETRY_SCHEDULE: '0.2,0.4' }, webhookTimeoutMs: 500 });
 });
@@ -59,10 +68,7 @@ describe('a delivery', () => {
     assert.notEqual(hex, got!.headers['x-herald-signature']);
     assert.throws(() => assertSigned({ ...got!, raw: tampered }, settings.secret));
 
-    const [d] = await eventually(async () => {
-      const list = await deliveries(key);
-      return list[0]?.status === 'delivered' ? list : undefined;
-    });
+    const d = await newestOnceIs(key, 'delivered');
     assert.equal(d.eventId, got!.json.id);
     assert.equal(d.attempts, 1);
     assert.equal(d.lastStatusCode, 200);
@@ -98,10 +104,7 @@ describe('a delivery', () => {
     const { key } = await h.newKey();
     await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
     await deleteADraft(h, key);
-    const [d] = await eventually(async () => {
-      const list = await deliveries(key);
-      return list[0]?.status === 'failed' ? list : undefined;
-    });
+    const d = await newestOnceIs(key, 'failed');
     assert.equal(d.attempts, 3, 'the first send and one per scheduled retry');
     assert.equal(d.lastStatusCode, 503);
     assert.equal(d.nextAttemptAt, null);
@@ -114,10 +117,7 @@ describe('a delivery', () => {
     const { key } = await h.newKey();
     await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
     await deleteADraft(h, key);
-    const [d] = await eventually(async () => {
-      const list = await deliveries(key);
-      return list[0]?.status === 'delivered' ? list : undefined;
-    });
+    const d = await newestOnceIs(key, 'delivered');
     assert.equal(d.attempts, 2, 'the slow answer counted as a failure and was retried');
     const detail = await h.request('GET', `/v1/webhooks/deliveries/${d.id}`, { key });
     const [first] = detail.body.history;
@@ -133,10 +133,7 @@ describe('a delivery', () => {
     const { key } = await h.newKey();
     await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
     await deleteADraft(h, key);
-    const [d] = await eventually(async () => {
-      const list = await deliveries(key);
-      return list[0]?.status === 'failed' ? list : undefined;
-    });
+    const d = await newestOnceIs(key, 'failed');
     assert.equal(d.lastStatusCode, 301);
     assert.match(d.lastError, /redirects are not followed/);
     assert.equal(target.received.length, 0, 'the redirect target never heard from Herald');
@@ -148,10 +145,7 @@ describe('a delivery', () => {
     const { key } = await h.newKey();
     await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
     await deleteADraft(h, key);
-    const [d] = await eventually(async () => {
-      const list = await deliveries(key);
-      return list[0]?.status === 'failed' ? list : undefined;
-    });
+    const d = await newestOnceIs(key, 'failed');
     assert.equal(d.attempts, 1, 'no retry after 410');
     assert.equal(d.lastStatusCode, 410);
     const settings = await h.request('GET', '/v1/webhooks/settings', { key });
