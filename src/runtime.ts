@@ -14,6 +14,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
 import { accountsRoutes } from './http/routes/accounts.ts';
 import { connectRoutes } from './http/routes/connect.ts';
+import { webhooksRoutes } from './http/routes/webhooks.ts';
 import { createIdempotencyStore } from './http/idempotency.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { createKeysService, type CreatedKey, type KeysService } from './keys/keys-service.ts';
@@ -39,7 +40,13 @@ import { createPublishingEngine, type PublishingEngine } from './publishing/engi
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './publishing/policy.ts';
 import { createEmulators, sandboxPlugin } from './sandbox/index.ts';
 import { SANDBOX_APP, type Emulator } from './sandbox/kit/emulator.ts';
+import { createDeliveriesDal } from './webhooks/deliveries-dal.ts';
+import { createDeliveriesReader } from './webhooks/deliveries-read.ts';
+import { createWebhookDelivery, type WebhookDelivery } from './webhooks/delivery.ts';
 import { createOutbox } from './webhooks/outbox.ts';
+import { createWebhookSender } from './webhooks/sender.ts';
+import { createSettingsDal } from './webhooks/settings-dal.ts';
+import { createWebhookSettings } from './webhooks/webhooks-settings.ts';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -57,6 +64,8 @@ export interface RuntimeOptions {
   tokenCareIntervalMs?: number;
   queuePollMs?: number;
   version?: string;
+  /** How long a webhook receiver has to answer (default 10 s, API.md section 7). */
+  webhookTimeoutMs?: number;
 }
 
 export interface Runtime {
@@ -67,6 +76,8 @@ export interface Runtime {
   keys: KeysService;
   queue: JobQueue;
   engine: PublishingEngine;
+  /** Webhook delivery: the job handler, redelivery, test sends, sweep and purge. */
+  webhooks: WebhookDelivery;
   metrics: Metrics;
   adapters: PlatformRegistry;
   box: SecretBox;
@@ -107,7 +118,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const serveApi = role !== 'worker';
   const runWorkers = role !== 'api';
 
-  const db = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, backgroundCheckpoints: true });
+  const db = openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    backgroundCheckpoints: true,
+    onIdleError: (err) => log.warn({ err }, 'an idle database connection failed; the pool replaces it'),
+  });
   await migrateToLatest(db);
   const box = createSecretBox(encryptionKey(config, log));
   const metrics = createMetrics();
@@ -223,6 +239,33 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const retry = createRetryService({ write: db.write, clock, posts: postsDal, queue, engine, publishWaitMs: config.publishWaitMs, get: posts.get });
   const edit = createEditService({ write: db.write, clock, posts: postsDal, accounts: accountsDal, credentials, twitter: adapters.twitter, outbox });
 
+  const deliveriesDal = createDeliveriesDal({ db: db.kysely, write: db.write });
+  const settingsDal = createSettingsDal({ db: db.kysely, write: db.write });
+  const webhookSettings = createWebhookSettings({
+    db: db.kysely,
+    write: db.write,
+    clock,
+    box,
+    dal: settingsDal,
+    deliveries: deliveriesDal,
+    allowPrivateNetworks: config.allowPrivateNetworks,
+  });
+  const webhooks = createWebhookDelivery({
+    db: db.kysely,
+    write: db.write,
+    clock,
+    log,
+    queue,
+    deliveries: deliveriesDal,
+    settingsDal,
+    settings: webhookSettings,
+    // The same guarded client as media: the address rule is checked again on every send.
+    sender: createWebhookSender({ client: outbound, clock, userAgent: `Herald-Webhooks/${options.version ?? '0.1.0'}`, timeoutMs: options.webhookTimeoutMs }),
+    retrySchedule: config.webhookRetrySchedule,
+    leaseMs: policies['deliver-webhook'].leaseMs,
+  });
+  const deliveriesReader = createDeliveriesReader({ clock, dal: deliveriesDal });
+
   const keyLimiter = await createRateLimiter({ points: config.rateLimitPerMinute, durationSeconds: 60, keyPrefix: 'key', pgPool: db.pgPool });
   const badKeyLimiter = await createRateLimiter({ points: config.authFailuresPerMinute, durationSeconds: 60, keyPrefix: 'badkey', pgPool: db.pgPool });
 
@@ -241,11 +284,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     ready: () => db.ping(),
     apiRoutes: serveApi,
     trustProxyHops: config.trustProxyHops,
-    v1Plugins: [connectRoutes(connect), accountsRoutes(accounts)],
+    v1Plugins: [connectRoutes(connect), accountsRoutes(accounts), webhooksRoutes({ settings: webhookSettings, delivery: webhooks, reader: deliveriesReader })],
     publicPlugins: emulators.length > 0 ? [{ prefix: '/sandbox', plugin: sandboxPlugin(emulators) }] : [],
   });
 
-  if (runWorkers) queue.register('publish-target', ({ targetId }) => engine.processTarget(targetId));
+  if (runWorkers) {
+    queue.register('publish-target', ({ targetId }) => engine.processTarget(targetId));
+    queue.register('deliver-webhook', ({ deliveryId }) => webhooks.process(deliveryId));
+  }
 
   const timers: NodeJS.Timeout[] = [];
   const every = (ms: number, task: () => Promise<unknown>, what: string) => {
@@ -262,6 +308,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     keys,
     queue,
     engine,
+    webhooks,
     metrics,
     adapters,
     box,
@@ -282,6 +329,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
         every(options.sweepIntervalMs ?? Math.min(15_000, Math.max(1_000, leaseMs / 2)), () => engine.sweep(), 'recovery sweep');
         every(60 * 60_000, () => idempotency.purgeExpired(), 'idempotency purge');
         every(options.tokenCareIntervalMs ?? 10 * 60_000, () => credentials.refreshDue(), 'token care');
+        await webhooks.sweep();
+        every(options.sweepIntervalMs ?? 15_000, () => webhooks.sweep(), 'webhook sweep');
+        void webhooks.purge().catch((err: unknown) => log.error({ err }, 'webhook retention purge failed'));
+        every(60 * 60_000, () => webhooks.purge(), 'webhook retention purge');
       }
       every(15_000, async () => {
         const depth = await queue.depth();

@@ -61,9 +61,14 @@ export function openDatabase(options: {
   poolSize?: number;
   /** Long-running processes checkpoint the WAL on a worker thread; short commands need not. */
   backgroundCheckpoints?: boolean;
+  /** An idle PostgreSQL connection failed (server restart, session terminated); the pool replaces it. */
+  onIdleError?: (err: Error) => void;
 }): Db {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, types: pgTypes });
+    // Without a listener such an error would be thrown as an uncaught exception and end the process.
+    // It also arrives after close(): pool.end() resolves before the sockets of its last clients are shut.
+    pool.on('error', (err) => options.onIdleError?.(err));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const u = new URL(options.databaseUrl);
     return {

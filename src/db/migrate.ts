@@ -2,9 +2,11 @@
 import { Migrator, type Migration } from 'kysely/migration';
 import type { Db } from './database.ts';
 import * as m0001 from './migrations/0001_initial.ts';
+import * as m0002 from './migrations/0002_webhooks.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0002_webhooks': m0002,
 };
 
 export interface MigrationReport {

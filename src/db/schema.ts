@@ -158,6 +158,22 @@ export interface WebhookDeliveriesTable {
   created_at: number;
   updated_at: number;
   delivered_at: number | null;
+  /** The attempt that holds the delivery while it is being sent; the result is written fenced on it. */
+  attempt_id: Generated<string | null>;
+  lease_expires_at: Generated<number | null>;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  /** 1 when asked for by POST /v1/webhooks/deliveries/{id}/redeliver. */
+  redelivery: number;
+  url: string;
+  started_at: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
 }
 
 export interface Database {
@@ -171,6 +187,7 @@ export interface Database {
   webhook_settings: WebhookSettingsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;

@@ -88,20 +88,23 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
       if (working) return;
       working = true;
       for (const [queue, handler] of handlers) {
-        await boss.work(
-          queue,
-          {
-            localConcurrency: policies[queue].concurrency,
-            batchSize: 1,
-            // NOTIFY wakes workers for jobs created due now; jobs due later (schedules, back-offs) are
-            // only found by polling, so polling stays fast even while NOTIFY is on.
-            pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
-            notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
-          },
-          async (batch) => {
+        const policy = policies[queue];
+        const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 0.5;
+        const polling = {
+          batchSize: 1,
+          pollingIntervalSeconds,
+          ...(policy.maxPollSeconds !== undefined ? { notifyPollingIntervalSeconds: Math.max(policy.maxPollSeconds, pollingIntervalSeconds) } : {}),
+        };
+        // One pg-boss worker per slot, so each can be told to look again as soon as it finished a job:
+        // otherwise a worker waits out its poll interval after every job and a backlog drains at about
+        // one job per slot per interval.
+        for (let slot = 0; slot < policy.concurrency; slot++) {
+          let workerId = '';
+          workerId = await boss.work(queue, polling, async (batch) => {
             for (const job of batch) await handler(job.data as never);
-          },
-        );
+            boss.notifyWorker(workerId);
+          });
+        }
       }
     },
     async stop() {

@@ -30,18 +30,24 @@ export interface QueuePolicy {
   concurrency: number;
   /** A claimed job whose worker vanished is handed out again after this long. */
   leaseMs: number;
+  /**
+   * pg-boss wakes idle workers only for jobs that are runnable when they are sent; a job dated later is
+   * found by polling, every 30 s unless this says sooner. Set where a job's due time must be kept closely.
+   */
+  maxPollSeconds?: number;
 }
 
 export type QueuePolicies = Record<QueueName, QueuePolicy>;
 
 /**
  * A publish job's lease follows the target's attempt lease: a worker that vanished is noticed after the
- * same time whichever record holds the work.
+ * same time whichever record holds the work. Both queues hold jobs dated in the future (schedules,
+ * back-offs, webhook retries due 5 s after a failure), which only polling finds: at least every second.
  */
 export function queuePolicies(publishLeaseMs: number): QueuePolicies {
   return {
-    'publish-target': { concurrency: 32, leaseMs: publishLeaseMs },
-    'deliver-webhook': { concurrency: 16, leaseMs: 60_000 },
+    'publish-target': { concurrency: 32, leaseMs: publishLeaseMs, maxPollSeconds: 1 },
+    'deliver-webhook': { concurrency: 16, leaseMs: 60_000, maxPollSeconds: 1 },
   };
 }
 

@@ -74,7 +74,8 @@ export function createOutbox(deps: { clock: Clock; queue: JobQueue }): Outbox {
             delivered_at: null,
           })
           .execute();
-        jobs.push({ queue: 'deliver-webhook' as const, payload: { deliveryId }, runAt: now });
+        // No runAt: "now" in the queue's own terms, so pg-boss wakes a worker when the transaction commits.
+        jobs.push({ queue: 'deliver-webhook' as const, payload: { deliveryId } });
       }
       await queue.enqueue(trx, jobs);
     },

@@ -46,6 +46,8 @@ export interface StartOptions {
   sweepIntervalMs?: number;
   /** Reuse a database (restart tests); by default each Herald gets its own. */
   database?: TestDatabase;
+  /** How long webhook receivers have to answer (default 10 s). */
+  webhookTimeoutMs?: number;
 }
 
 export interface TestDatabase {
@@ -134,6 +136,7 @@ export async function startHerald(options: StartOptions = {}): Promise<TestHeral
     timing: options.timing ?? { pollIntervalMs: 20, maxProcessingMs: 3_000 },
     sweepIntervalMs: options.sweepIntervalMs ?? 500,
     queuePollMs: 50,
+    webhookTimeoutMs: options.webhookTimeoutMs,
   });
   await runtime.start();
   const url = runtime.url();

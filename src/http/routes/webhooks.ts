@@ -1,0 +1,139 @@
+// /v1/webhooks: settings, the secret, the delivery log with redelivery, and test sends (API.md section 7).
+import Type from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import type { DeliveriesReader } from '../../webhooks/deliveries-read.ts';
+import type { WebhookDelivery } from '../../webhooks/delivery.ts';
+import type { EventName } from '../../webhooks/outbox.ts';
+import { presentDelivery } from '../../webhooks/present.ts';
+import {
+  DeliveryDetail,
+  DeliveryIdParams,
+  DeliveryObject,
+  DeliveryPage,
+  ListDeliveriesQuery,
+  SaveSettingsBody,
+  SettingsObject,
+  TestBody,
+  TestResult,
+  type ListDeliveriesInput,
+  type SaveSettingsBodyInput,
+} from '../../webhooks/schemas.ts';
+import type { WebhookSettings } from '../../webhooks/webhooks-settings.ts';
+import { callerOf } from '../fastify-types.ts';
+import { ErrorA, commonErrorsA } from '../schemas/common.ts';
+
+const security = [{ bearerAuth: [] }];
+const tags = ['webhooks'];
+
+export interface WebhookRouteDeps {
+  settings: WebhookSettings;
+  delivery: Pick<WebhookDelivery, 'redeliver' | 'test'>;
+  reader: DeliveriesReader;
+}
+
+export function webhooksRoutes(deps: WebhookRouteDeps) {
+  const { settings, delivery, reader } = deps;
+  return async (app: FastifyInstance) => {
+    app.post(
+      '/webhooks/settings',
+      {
+        schema: {
+          tags,
+          summary: 'Create or replace the webhook settings of this key; the first save generates the signing secret.',
+          security,
+          body: SaveSettingsBody,
+          response: { 200: SettingsObject, ...commonErrorsA },
+        },
+      },
+      async (req) => settings.save(callerOf(req).id, req.body as SaveSettingsBodyInput),
+    );
+
+    app.get(
+      '/webhooks/settings',
+      { schema: { tags, summary: 'The webhook settings of this key, secret included.', security, response: { 200: SettingsObject, ...commonErrorsA } } },
+      async (req) => settings.get(callerOf(req).id),
+    );
+
+    app.delete(
+      '/webhooks/settings',
+      {
+        schema: {
+          tags,
+          summary: 'Remove the webhook settings; deliveries still waiting are marked failed.',
+          security,
+          response: { 200: Type.Object({ deleted: Type.Boolean() }), ...commonErrorsA },
+        },
+      },
+      async (req) => settings.remove(callerOf(req).id),
+    );
+
+    app.post(
+      '/webhooks/secret/rotate',
+      {
+        schema: {
+          tags,
+          summary: 'Replace the signing secret with a new generated one; every later attempt is signed with it.',
+          security,
+          response: { 200: SettingsObject, ...commonErrorsA },
+        },
+      },
+      async (req) => settings.rotate(callerOf(req).id),
+    );
+
+    app.get(
+      '/webhooks/deliveries',
+      {
+        schema: {
+          tags,
+          summary: 'List deliveries of the last 30 days, newest first, with keyset pagination.',
+          security,
+          querystring: ListDeliveriesQuery,
+          response: { 200: DeliveryPage, ...commonErrorsA },
+        },
+      },
+      async (req) => reader.list(callerOf(req).id, req.query as ListDeliveriesInput),
+    );
+
+    app.get(
+      '/webhooks/deliveries/:id',
+      {
+        schema: {
+          tags,
+          summary: 'One delivery with the result of every attempt.',
+          security,
+          params: DeliveryIdParams,
+          response: { 200: DeliveryDetail, ...commonErrorsA },
+        },
+      },
+      async (req) => reader.get(callerOf(req).id, (req.params as { id: string }).id),
+    );
+
+    app.post(
+      '/webhooks/deliveries/:id/redeliver',
+      {
+        schema: {
+          tags,
+          summary: 'Send one more attempt of a delivery now (same event id and body); answers the updated delivery.',
+          security,
+          params: DeliveryIdParams,
+          response: { 200: DeliveryObject, 409: ErrorA, ...commonErrorsA },
+        },
+      },
+      async (req) => presentDelivery(await delivery.redeliver(callerOf(req).id, (req.params as { id: string }).id)),
+    );
+
+    app.post(
+      '/webhooks/test',
+      {
+        schema: {
+          tags,
+          summary: 'Send a signed sample of an event to the configured URL now and report the outcome.',
+          security,
+          body: TestBody,
+          response: { 200: TestResult, ...commonErrorsA },
+        },
+      },
+      async (req) => delivery.test(callerOf(req).id, (req.body as { event: EventName }).event),
+    );
+  };
+}
