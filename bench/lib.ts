@@ -157,9 +157,12 @@ export function machine(): string {
   return `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}`;
 }
 
-/** Resident memory of a Herald process, read from its own /metrics. */
-export async function residentMemoryMb(url: string): Promise<number> {
+/** Memory of a Herald process (resident, and V8 heap in use), read from its own /metrics. */
+export async function memoryMb(url: string): Promise<{ rss: number; heapUsed: number }> {
   const text = await (await fetch(`${url}/metrics`)).text();
-  const m = /^herald_process_resident_memory_bytes (\d+(\.\d+)?(e\+\d+)?)/m.exec(text);
-  return m ? Number(m[1]) / 2 ** 20 : NaN;
+  const read = (name: string) => {
+    const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+(?:\\.\\d+)?(?:e\\+\\d+)?)`, 'm').exec(text);
+    return m ? Number(m[1]) / 2 ** 20 : NaN;
+  };
+  return { rss: read('herald_process_resident_memory_bytes'), heapUsed: read('herald_nodejs_heap_size_used_bytes') };
 }

@@ -289,6 +289,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   });
 
   if (runWorkers) {
+    queue.register('publish-post', ({ postId }) => engine.processPost(postId));
     queue.register('publish-target', ({ targetId }) => engine.processTarget(targetId));
     queue.register('deliver-webhook', ({ deliveryId }) => webhooks.process(deliveryId));
   }

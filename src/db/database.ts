@@ -95,6 +95,8 @@ export function openDatabase(options: {
   const checkpointer = options.backgroundCheckpoints ? startCheckpointer(file) : null;
   // With the worker keeping the WAL short this fallback never triggers; without it, SQLite's default.
   sqlite.pragma(`wal_autocheckpoint = ${checkpointer ? 20_000 : 1000}`);
+  // After a burst the WAL file is truncated back to this size instead of keeping its high-water mark.
+  sqlite.pragma('journal_size_limit = 67108864');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     kysely,

@@ -3,9 +3,12 @@
 // arrive while another is running are run together in the next transaction, each in its own savepoint:
 // one commit (and one WAL sync) serves many requests, and an item that fails rolls back alone.
 //
-// Rule for callers: a write function does database work only (no platform calls, no waiting on
-// anything else), because everything queued behind it waits for it.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// Rules for callers: a write function does database work only (no platform calls, no waiting on
+// anything else), because everything queued behind it waits for it; and it never calls write() itself
+// (that write would wait for the batch it is part of). Detecting the nesting would need async context
+// tracking on every promise, which costs more than the writes it guards.
+// The grouping happens on its own: a flush starts one macrotask after the first write arrives, by when
+// the other requests in flight have reached their writes too.
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from './dialect.ts';
 import type { Database } from './schema.ts';
@@ -25,16 +28,6 @@ interface Item {
 /** The most transactions one commit serves; bounds how long the last of them waits. */
 const MAX_BATCH = 64;
 
-/** Set while a write function runs: a write() from inside it would wait for itself forever. */
-const insideWrite = new AsyncLocalStorage<true>();
-
-export class NestedWriteError extends Error {
-  constructor() {
-    super('write() was called inside a write function; use the transaction it was given');
-    this.name = 'NestedWriteError';
-  }
-}
-
 export function createWriter(db: Kysely<Database>, dialect: DialectName): Writer {
   if (dialect === 'postgres') {
     return { write: (fn) => db.transaction().execute(fn) };
@@ -42,6 +35,7 @@ export function createWriter(db: Kysely<Database>, dialect: DialectName): Writer
 
   let queue: Item[] = [];
   let flushing = false;
+  let scheduled = false;
 
   async function runBatch(batch: Item[]): Promise<void> {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
@@ -50,7 +44,7 @@ export function createWriter(db: Kysely<Database>, dialect: DialectName): Writer
         for (const item of batch) {
           await sql`savepoint herald_write`.execute(trx);
           try {
-            const value = await insideWrite.run(true, () => item.fn(trx));
+            const value = await item.fn(trx);
             await sql`release herald_write`.execute(trx);
             outcomes.push({ ok: true, value });
           } catch (error) {
@@ -87,10 +81,16 @@ export function createWriter(db: Kysely<Database>, dialect: DialectName): Writer
 
   return {
     write<T>(fn: WriteFn<T>): Promise<T> {
-      if (insideWrite.getStore()) return Promise.reject(new NestedWriteError());
       return new Promise<T>((resolve, reject) => {
         queue.push({ fn: fn as WriteFn<unknown>, resolve: resolve as (v: unknown) => void, reject });
-        if (!flushing) void flush();
+        // One macrotask later, so the other requests in flight reach their writes and share the commit.
+        if (!flushing && !scheduled) {
+          scheduled = true;
+          setImmediate(() => {
+            scheduled = false;
+            void flush();
+          });
+        }
       });
     },
   };

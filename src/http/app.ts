@@ -39,10 +39,15 @@ export interface AppDeps extends PostsRouteDeps {
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+// Request ids must be unique, not secret: a random per-process prefix and a counter.
+const REQUEST_ID_PREFIX = `req_${randomBytes(6).toString('base64url')}`;
+let requestCounter = 0;
+
 function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
   const incoming = req.headers['x-request-id'];
   if (typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming)) return incoming;
-  return `req_${randomBytes(12).toString('base64url')}`;
+  requestCounter = (requestCounter + 1) % Number.MAX_SAFE_INTEGER;
+  return `${REQUEST_ID_PREFIX}${requestCounter.toString(36).padStart(6, '0')}`;
 }
 
 function routeLabel(req: FastifyRequest): string {

@@ -2,8 +2,9 @@
 // response is stored for 24 h and replayed. The claim is one conditional insert, so concurrent duplicates
 // (even in other processes) cannot both proceed. A claimer that crashed loses its lease: the next request
 // takes over, and if the first one had already created its post, that post is answered instead of a new one.
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Insertable, Kysely } from 'kysely';
+import { prepare, prepareRow } from '../db/prepared.ts';
+import type { Database, IdempotencyKeysTable } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
 import type { Clock } from '../lib/clock.ts';
 
@@ -28,29 +29,41 @@ export interface IdempotencyStore {
   purgeExpired(): Promise<number>;
 }
 
+// Run with every idempotent request: built and compiled once (see db/prepared.ts).
+const insertClaimQuery = prepareRow<Insertable<IdempotencyKeysTable>>(
+  ['api_key_id', 'key', 'request_hash', 'state', 'response_status', 'response_body', 'resource_id', 'locked_until', 'created_at', 'expires_at'],
+  (db, row) => db.insertInto('idempotency_keys').values(row).onConflict((oc) => oc.columns(['api_key_id', 'key']).doNothing()),
+);
+const attachQuery = prepare<[string, string, string]>(3, (db, resourceId, apiKeyId, key) =>
+  db.updateTable('idempotency_keys').set({ resource_id: resourceId }).where('api_key_id', '=', apiKeyId).where('key', '=', key),
+);
+const completeQuery = prepare<[number, string, string, string]>(4, (db, status, body, apiKeyId, key) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({ state: 'done', response_status: status, response_body: body })
+    .where('api_key_id', '=', apiKeyId)
+    .where('key', '=', key),
+);
+
 export function createIdempotencyStore(deps: { write: Writer['write']; clock: Clock; leaseMs: number }): IdempotencyStore {
   const { write, clock, leaseMs } = deps;
   const byKey = (trx: Kysely<Database>, apiKeyId: string, key: string) =>
     trx.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', apiKeyId).where('key', '=', key);
 
   async function insertClaim(trx: Kysely<Database>, apiKeyId: string, key: string, requestHash: string, now: number): Promise<boolean> {
-    const result = await trx
-      .insertInto('idempotency_keys')
-      .values({
-        api_key_id: apiKeyId,
-        key,
-        request_hash: requestHash,
-        state: 'in_flight',
-        response_status: null,
-        response_body: null,
-        resource_id: null,
-        locked_until: now + leaseMs,
-        created_at: now,
-        expires_at: now + IDEMPOTENCY_TTL_MS,
-      })
-      .onConflict((oc) => oc.columns(['api_key_id', 'key']).doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+    const result = await insertClaimQuery.execute(trx, {
+      api_key_id: apiKeyId,
+      key,
+      request_hash: requestHash,
+      state: 'in_flight',
+      response_status: null,
+      response_body: null,
+      resource_id: null,
+      locked_until: now + leaseMs,
+      created_at: now,
+      expires_at: now + IDEMPOTENCY_TTL_MS,
+    });
+    return Number(result.numAffectedRows ?? 0n) === 1;
   }
 
   /** The whole claim in one transaction: insert, or read what is there and decide. */
@@ -84,23 +97,11 @@ export function createIdempotencyStore(deps: { write: Writer['write']; clock: Cl
     claim: claimIn,
 
     async attachResource(trx, apiKeyId, key, resourceId) {
-      await trx
-        .updateTable('idempotency_keys')
-        .set({ resource_id: resourceId })
-        .where('api_key_id', '=', apiKeyId)
-        .where('key', '=', key)
-        .execute();
+      await attachQuery.execute(trx, resourceId, apiKeyId, key);
     },
 
     async complete(apiKeyId, key, status, body) {
-      await write((trx) =>
-        trx
-          .updateTable('idempotency_keys')
-          .set({ state: 'done', response_status: status, response_body: body })
-          .where('api_key_id', '=', apiKeyId)
-          .where('key', '=', key)
-          .execute(),
-      );
+      await write((trx) => completeQuery.execute(trx, status, body, apiKeyId, key));
     },
 
     async release(apiKeyId, key) {

@@ -6,13 +6,15 @@ import type { Database } from '../db/schema.ts';
 
 /** The job catalog: queue name → payload. */
 export interface JobCatalog {
-  /** Publish (or reconcile) one post target. */
+  /** Publish the due targets of a post (a scheduled post at its time; a publishNow post's fallback). */
+  'publish-post': { postId: string };
+  /** Publish (or reconcile) one post target (retries, back-offs, recovery). */
   'publish-target': { targetId: string };
   /** Send one webhook delivery attempt. */
   'deliver-webhook': { deliveryId: string };
 }
 export type QueueName = keyof JobCatalog;
-export const QUEUE_NAMES: readonly QueueName[] = ['publish-target', 'deliver-webhook'];
+export const QUEUE_NAMES: readonly QueueName[] = ['publish-post', 'publish-target', 'deliver-webhook'];
 
 export interface EnqueueJob<Q extends QueueName = QueueName> {
   queue: Q;
@@ -46,6 +48,7 @@ export type QueuePolicies = Record<QueueName, QueuePolicy>;
  */
 export function queuePolicies(publishLeaseMs: number): QueuePolicies {
   return {
+    'publish-post': { concurrency: 16, leaseMs: publishLeaseMs, maxPollSeconds: 1 },
     'publish-target': { concurrency: 32, leaseMs: publishLeaseMs, maxPollSeconds: 1 },
     'deliver-webhook': { concurrency: 16, leaseMs: 60_000, maxPollSeconds: 1 },
   };

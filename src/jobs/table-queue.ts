@@ -1,8 +1,9 @@
 // The embedded queue: a `jobs` table polled by the worker. A claim sets a lease; a worker that dies
 // loses it and the job is claimed again when the lease runs out.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Database } from '../db/schema.ts';
+import type { Database, JobsTable } from '../db/schema.ts';
+import { prepareRow } from '../db/prepared.ts';
 import type { Writer } from '../db/writer.ts';
 import { settleWithin, type Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
@@ -26,6 +27,13 @@ export interface TableQueueOptions {
   pollMs?: number;
   policies: QueuePolicies;
 }
+
+type NewJob = Insertable<JobsTable>;
+// Written with every scheduled post: built and compiled once (see db/prepared.ts).
+const insertJob = prepareRow<NewJob>(
+  ['id', 'queue', 'payload', 'run_at', 'state', 'locked_until', 'singleton_key', 'created_at'],
+  (db, row) => db.insertInto('jobs').values(row).onConflict((oc) => oc.column('singleton_key').where('singleton_key', 'is not', null).doNothing()),
+);
 
 export function createTableQueue(options: TableQueueOptions): JobQueue {
   const { db, write, clock, log, policies } = options;
@@ -118,22 +126,18 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
       if (jobs.length === 0) return;
       const now = clock.now();
       if (jobs.some((j) => (j.runAt ?? now) <= now)) dueNow = true;
-      await trx
-        .insertInto('jobs')
-        .values(
-          jobs.map((j) => ({
-            id: newId('job'),
-            queue: j.queue,
-            payload: JSON.stringify(j.payload),
-            run_at: j.runAt ?? now,
-            state: 'queued' as const,
-            locked_until: null,
-            singleton_key: j.singletonKey ?? null,
-            created_at: now,
-          })),
-        )
-        .onConflict((oc) => oc.column('singleton_key').where('singleton_key', 'is not', null).doNothing())
-        .execute();
+      for (const j of jobs) {
+        await insertJob.execute(trx, {
+          id: newId('job'),
+          queue: j.queue,
+          payload: JSON.stringify(j.payload),
+          run_at: j.runAt ?? now,
+          state: 'queued',
+          locked_until: null,
+          singleton_key: j.singletonKey ?? null,
+          created_at: now,
+        });
+      }
     },
     register(queue, handler) {
       handlers.set(queue, handler as JobHandler<QueueName>);

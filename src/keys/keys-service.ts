@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { ApiKeyRow, Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
+import { prepare } from '../db/prepared.ts';
 import { sha256Hex } from '../lib/crypto.ts';
 import { newId, randomToken } from '../lib/ids.ts';
 
@@ -39,6 +40,11 @@ function info(row: ApiKeyRow): ApiKeyInfo {
     defaultRedirectUrl: row.default_redirect_url,
   };
 }
+
+// Run on every request: built and compiled once (see db/prepared.ts).
+const keyByHash = prepare<[string], Pick<ApiKeyRow, 'id' | 'name' | 'default_redirect_url' | 'revoked_at'>>(1, (db, hash) =>
+  db.selectFrom('api_keys').select(['id', 'name', 'default_redirect_url', 'revoked_at']).where('key_hash', '=', hash),
+);
 
 export function createKeysService(deps: { db: Kysely<Database>; clock: Clock }) {
   const { db, clock } = deps;
@@ -85,11 +91,7 @@ export function createKeysService(deps: { db: Kysely<Database>; clock: Clock }) 
     /** The caller a raw key belongs to, or null for malformed, unknown or revoked keys. */
     async authenticate(rawKey: string): Promise<Caller | null> {
       if (!KEY_SHAPE.test(rawKey)) return null;
-      const row = await db
-        .selectFrom('api_keys')
-        .select(['id', 'name', 'default_redirect_url', 'revoked_at'])
-        .where('key_hash', '=', sha256Hex(rawKey))
-        .executeTakeFirst();
+      const row = (await keyByHash.execute(db, sha256Hex(rawKey))).rows[0];
       if (!row || row.revoked_at !== null) return null;
       return { id: row.id, name: row.name, defaultRedirectUrl: row.default_redirect_url };
     },

@@ -20,9 +20,24 @@ export function timePrefix(ms: number): string {
   return out;
 }
 
+// Random bytes are drawn from a pool: one call to the system's generator serves many ids.
+const POOL_SIZE = 12 * 512;
+let pool = randomBytes(POOL_SIZE);
+let offset = 0;
+
+function random12(): string {
+  if (offset + 12 > POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    offset = 0;
+  }
+  const out = pool.toString('base64url', offset, offset + 12);
+  offset += 12;
+  return out;
+}
+
 /** prefix + "_" + 8 time characters + 16 random url-safe characters. */
 export function newId(prefix: IdPrefix, now = Date.now()): string {
-  return `${prefix}_${timePrefix(now)}${randomBytes(12).toString('base64url')}`;
+  return `${prefix}_${timePrefix(now)}${random12()}`;
 }
 
 export function newAttemptId(): string {

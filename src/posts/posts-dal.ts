@@ -5,6 +5,7 @@ import type { DialectName } from '../db/dialect.ts';
 import { forUpdate } from '../db/dialect.ts';
 import type { Database, NewPost, NewTarget, PostRow, PostStatus, TargetRow } from '../db/schema.ts';
 import type { Platform } from '../platforms/types.ts';
+import { prepareRow } from '../db/prepared.ts';
 import type { Cursor } from './cursor.ts';
 
 export interface PostWithTargets {
@@ -21,6 +22,22 @@ export interface ListFilter {
   createdBefore?: number;
 }
 
+const POST_COLUMNS = [
+  'id', 'api_key_id', 'content', 'media_items', 'status', 'scheduled_for', 'timezone', 'is_draft', 'tags',
+  'tiktok_settings', 'facebook_settings', 'created_at', 'updated_at', 'published_at',
+] as const satisfies readonly (keyof NewPost)[];
+const TARGET_COLUMNS = [
+  'id', 'post_id', 'api_key_id', 'position', 'platform', 'account_id', 'custom_content', 'custom_media',
+  'platform_specific_data', 'status', 'platform_post_id', 'platform_post_url', 'error', 'error_code', 'attempts',
+  'attempt_id', 'attempt_started_at', 'lease_expires_at', 'next_attempt_at', 'checkpoint', 'needs_reconcile',
+  'published_at', 'edit_count', 'original_platform_post_id', 'updated_at',
+] as const satisfies readonly (keyof NewTarget)[];
+
+// Created with every post: built and compiled once (see db/prepared.ts). Targets go in one row per
+// statement, so the compiled form does not depend on how many a post has.
+const insertPost = prepareRow<NewPost>(POST_COLUMNS, (db, row) => db.insertInto('posts').values(row));
+const insertTarget = prepareRow<NewTarget>(TARGET_COLUMNS, (db, row) => db.insertInto('post_targets').values(row));
+
 export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectName }) {
   const { db, dialect } = deps;
 
@@ -34,8 +51,8 @@ export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectNam
 
   return {
     async insert(trx: Kysely<Database>, post: NewPost, targets: NewTarget[]): Promise<void> {
-      await trx.insertInto('posts').values(post).execute();
-      if (targets.length > 0) await trx.insertInto('post_targets').values(targets).execute();
+      await insertPost.execute(trx, post);
+      for (const target of targets) await insertTarget.execute(trx, target);
     },
 
     async get(apiKeyId: string, postId: string, executor: Kysely<Database> = db): Promise<PostWithTargets | null> {

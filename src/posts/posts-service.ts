@@ -133,14 +133,11 @@ export function createPostsService(deps: PostsServiceDeps) {
       }));
       post.status = derivePostStatus({ is_draft: post.is_draft, scheduled_for: post.scheduled_for ?? null }, targetRows);
 
+      // One job for the post: at its time it publishes every target in parallel.
       const jobs: EnqueueJob[] =
         plan.mode === 'draft'
           ? []
-          : targetRows.map((t) => ({
-              queue: 'publish-target' as const,
-              payload: { targetId: t.id },
-              runAt: plan.mode === 'now' ? now + publisher.fallbackDelayMs : runAt,
-            }));
+          : [{ queue: 'publish-post', payload: { postId: post.id as string }, runAt: plan.mode === 'now' ? now + publisher.fallbackDelayMs : runAt }];
       const events: DomainEvent[] =
         plan.mode === 'scheduled' ? [{ event: 'post.scheduled', data: { postId: post.id, scheduledFor: new Date(runAt).toISOString() } }] : [];
 

@@ -193,6 +193,18 @@ export function createAttemptsStore(deps: {
       await write((trx) => queue.enqueue(trx, [{ queue: 'publish-target', payload: { targetId }, runAt: at }]));
     },
 
+    /** Targets of a post that may still need work (the publish-post job runs each of them). */
+    async openTargets(postId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('post_targets')
+        .select('id')
+        .where('post_id', '=', postId)
+        .where('status', 'in', ['pending', 'publishing'])
+        .orderBy('position')
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
     async targetStatuses(postId: string): Promise<{ status: string; nextAttemptAt: number | null }[]> {
       const rows = await db.selectFrom('post_targets').select(['status', 'next_attempt_at']).where('post_id', '=', postId).execute();
       return rows.map((r) => ({ status: r.status, nextAttemptAt: r.next_attempt_at }));

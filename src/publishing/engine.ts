@@ -1,6 +1,7 @@
 // The publishing engine: runs one attempt of a target from claim to write-back. Called by the
-// publish-target job (scheduled posts, retries, recovery) and directly by the API for publishNow, where
-// the targets of a post run in parallel and the request waits for them.
+// publish-post job (a scheduled post at its time, the fallback of publishNow), the publish-target job
+// (retries, back-offs, recovery) and directly by the API for publishNow, where the targets of a post run
+// in parallel and the request waits for them.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { CredentialsService, Credentials } from '../accounts/credentials.ts';
@@ -207,6 +208,12 @@ export function createPublishingEngine(deps: EngineDeps) {
 
   return {
     processTarget,
+
+    /** The publish-post job: every open target of the post, in parallel (each one claims itself). */
+    async processPost(postId: string): Promise<void> {
+      const ids = await attempts.openTargets(postId);
+      await Promise.all(ids.map((id) => processTarget(id)));
+    },
 
     /** Fallback jobs of publishNow targets run this long after creation (after a lease, if we died). */
     fallbackDelayMs: leaseMs,

@@ -51,10 +51,7 @@ export function createRetryService(deps: {
         // A scheduled post being retried is publishing now, not scheduled.
         const status = derivePostStatus({ is_draft: found.post.is_draft, scheduled_for: null }, targets);
         await trx.updateTable('posts').set({ status, updated_at: now, published_at: null }).where('id', '=', postId).execute();
-        await queue.enqueue(
-          trx,
-          ids.map((targetId) => ({ queue: 'publish-target' as const, payload: { targetId }, runAt: now + engine.fallbackDelayMs })),
-        );
+        await queue.enqueue(trx, [{ queue: 'publish-post', payload: { postId }, runAt: now + engine.fallbackDelayMs }]);
         return ids;
       });
       engine.startNow(postId, retried);

@@ -1,6 +1,7 @@
 // The outbox: events are written in the same transaction as the change they announce, with a delivery
 // and its job when the key subscribes to them. A crash after commit loses nothing; a rollback sends nothing.
 import type { Kysely } from 'kysely';
+import { prepare } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
@@ -34,16 +35,17 @@ export function eventBody(id: string, event: EventName, timestamp: number, data:
   return JSON.stringify({ id, event, timestamp: new Date(timestamp).toISOString(), data });
 }
 
+// Read in every transaction that announces something: built and compiled once (see db/prepared.ts).
+const settingsOf = prepare<[string], { url: string; events: string; disabled_at: number | null }>(1, (db, apiKeyId) =>
+  db.selectFrom('webhook_settings').select(['url', 'events', 'disabled_at']).where('api_key_id', '=', apiKeyId),
+);
+
 export function createOutbox(deps: { clock: Clock; queue: JobQueue }): Outbox {
   const { clock, queue } = deps;
   return {
     async record(trx, apiKeyId, events) {
       if (events.length === 0) return;
-      const settings = await trx
-        .selectFrom('webhook_settings')
-        .select(['url', 'events', 'disabled_at'])
-        .where('api_key_id', '=', apiKeyId)
-        .executeTakeFirst();
+      const settings = (await settingsOf.execute(trx, apiKeyId)).rows[0];
       if (!settings || settings.disabled_at !== null) return;
       const wanted = new Set(fromJson<string[]>(settings.events, []));
       const now = clock.now();

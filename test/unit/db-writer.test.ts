@@ -6,7 +6,6 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { openDatabase, type Db } from '../../src/db/database.ts';
-import { NestedWriteError } from '../../src/db/writer.ts';
 
 let db: Db;
 before(async () => {
@@ -43,14 +42,6 @@ test('a failing write rolls back alone; the others in its batch commit', async (
   assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled']);
   const rows = (await sql<{ id: number }>`select id from t order by id`.execute(db.kysely)).rows.map((r) => r.id);
   assert.deepEqual(rows, [1, 3], 'the failed write left nothing behind, not even its first insert');
-});
-
-test('a write inside a write is refused instead of deadlocking', async () => {
-  await assert.rejects(
-    db.write(() => db.write(async () => 1)),
-    NestedWriteError,
-  );
-  assert.equal(await db.write(async () => 'still working'), 'still working');
 });
 
 test('results are delivered only after the commit', async () => {

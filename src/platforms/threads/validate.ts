@@ -14,6 +14,11 @@ const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u;
  */
 export function threadsTextLength(text: string): number {
   let n = 0;
+  // Text without emoji is counted in code points: no need to split it into graphemes.
+  if (!EMOJI.test(text)) {
+    for (const _ of text) n++;
+    return n;
+  }
   for (const { segment } of graphemes.segment(text)) {
     n += EMOJI.test(segment) ? utf8.encode(segment).length : [...segment].length;
   }

@@ -82,9 +82,14 @@ function installGraphHooks(app: FastifyInstance, ctx: MetaContext, emu: Emulator
   });
 
   // Usage headers as Graph sends them: app-level percentages, plus the Business Use Case the call counted against.
+  // The calls of the last hour are counted from a moving start, since the log only grows at its end.
+  let hourStart = 0;
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.url.includes('/__sandbox/')) return payload;
-    const recent = emu.calls.filter((c) => c.at > Date.now() - HOUR_MS).length;
+    const cutoff = Date.now() - HOUR_MS;
+    if (hourStart > emu.calls.length) hourStart = 0; // the log was reset
+    while (hourStart < emu.calls.length && emu.calls[hourStart]!.at <= cutoff) hourStart++;
+    const recent = emu.calls.length - hourStart;
     const pct = Math.min(100, Math.round(recent / 2));
     reply.header('x-app-usage', JSON.stringify({ call_count: pct, total_cputime: Math.round(pct / 2), total_time: Math.round(pct / 2) }));
     const owner = ctx.buc.get(req);

@@ -62,8 +62,10 @@ export function pageRoutes(app: FastifyInstance, ctx: MetaContext): void {
     }
     const now = ctx.now();
     if (message && !link && photoIds.length === 0) {
-      const dup = [...state.posts.values()].some((p) => p.pageId === pageId && p.kind === 'post' && p.message === message && now - p.createdAt < DUPLICATE_WINDOW_MS);
-      if (dup) return graphError(reply, 400, 506, '(#506) Duplicate status message');
+      const statusKey = `${pageId}\n${message}`;
+      const last = state.lastStatus.get(statusKey);
+      if (last !== undefined && now - last < DUPLICATE_WINDOW_MS) return graphError(reply, 400, 506, '(#506) Duplicate status message');
+      state.lastStatus.set(statusKey, now);
     }
     const id = `${pageId}_${state.nextId()}`;
     for (const p of photos) p!.used = true;

@@ -132,6 +132,8 @@ export class MetaState {
   containers = new Map<string, IgContainer>();
   media = new Map<string, IgMedia>();
   comments = new Map<string, IgComment>();
+  /** When each Page last posted each text ("pageId\ntext"), for Graph's duplicate-status rule. */
+  lastStatus = new Map<string, number>();
   #counter = 0n;
 
   /** A fresh Graph-looking numeric id (object ids are unique across kinds, as on Graph). */
@@ -181,7 +183,7 @@ export class MetaState {
   }
 
   clear(): void {
-    for (const m of [this.users, this.pages, this.igAccounts, this.posts, this.photos, this.videos, this.stories, this.containers, this.media, this.comments]) {
+    for (const m of [this.users, this.pages, this.igAccounts, this.posts, this.photos, this.videos, this.stories, this.containers, this.media, this.comments, this.lastStatus]) {
       m.clear();
     }
     this.#counter = 0n;

@@ -69,6 +69,9 @@ export class TwitterState {
   users = new Map<string, SandboxUser>();
   posts = new Map<string, StoredPost>();
   media = new Map<string, StoredMedia>();
+  // Indexes, so a long-running sandbox answers in constant time per post.
+  #byAuthor = new Map<string, StoredPost[]>();
+  #chains = new Map<string, StoredPost[]>();
   #rate = new Map<string, { start: number; count: number }>();
   #lastMs = 0n;
   #seq = 0n;
@@ -97,19 +100,31 @@ export class TwitterState {
     return user;
   }
 
+  addPost(post: StoredPost): void {
+    this.posts.set(post.id, post);
+    const authored = this.#byAuthor.get(post.authorId) ?? [];
+    authored.push(post);
+    this.#byAuthor.set(post.authorId, authored);
+    const chain = this.#chains.get(post.originalId) ?? [];
+    chain.push(post);
+    this.#chains.set(post.originalId, chain);
+  }
+
   /** Visible posts of a user: latest versions only, deleted ones gone; newest first. */
   timeline(userId: string): StoredPost[] {
-    return [...this.posts.values()]
-      .filter((p) => p.authorId === userId && !p.deleted && !p.supersededBy)
+    return (this.#byAuthor.get(userId) ?? [])
+      .filter((p) => !p.deleted && !p.supersededBy)
       .sort((a, b) => compareIds(b.id, a.id));
+  }
+
+  /** Every version of a post, oldest first. */
+  versions(post: StoredPost): StoredPost[] {
+    return [...(this.#chains.get(post.originalId) ?? [post])].sort((a, b) => compareIds(a.id, b.id));
   }
 
   /** Ids of every version of a post, oldest first. */
   editChain(post: StoredPost): string[] {
-    return [...this.posts.values()]
-      .filter((p) => p.originalId === post.originalId)
-      .sort((a, b) => compareIds(a.id, b.id))
-      .map((p) => p.id);
+    return this.versions(post).map((p) => p.id);
   }
 
   /** Counts one call in a fixed window; reports the window as x-rate-limit-* would. */
@@ -131,6 +146,8 @@ export class TwitterState {
   reset(): void {
     this.users.clear();
     this.posts.clear();
+    this.#byAuthor.clear();
+    this.#chains.clear();
     this.media.clear();
     this.#rate.clear();
   }

@@ -102,7 +102,7 @@ function edit(ctx: TwitterContext, reply: FastifyReply, user: SandboxUser, body:
     createdAt: ctx.now(),
     supersededBy: undefined,
   };
-  ctx.state.posts.set(post.id, post);
+  ctx.state.addPost(post);
   prev.supersededBy = post.id;
   record(ctx, post, 'edit', { previousPostId: prev.id, originalPostId: post.originalId });
   reply.code(201);
@@ -141,7 +141,7 @@ export function registerTweetRoutes(app: FastifyInstance, ctx: TwitterContext): 
       originalId: id,
       deleted: false,
     };
-    ctx.state.posts.set(id, post);
+    ctx.state.addPost(post);
     record(ctx, post, parent ? 'reply' : 'post', { inReplyTo: parent?.id, replySettings: body.replySettings, conversationId: post.conversationId });
     reply.code(201);
     return { data: { id, text, edit_history_tweet_ids: [id] } };
@@ -164,7 +164,7 @@ export function registerTweetRoutes(app: FastifyInstance, ctx: TwitterContext): 
     if (!post || post.deleted) return { data: { deleted: false } };
     if (post.authorId !== user.id) return forbidden(reply, 'You are not allowed to delete a Tweet that is not your own.');
     // Deleting any version deletes the whole edit chain.
-    for (const p of ctx.state.posts.values()) if (p.originalId === post.originalId) p.deleted = true;
+    for (const p of ctx.state.versions(post)) p.deleted = true;
     return { data: { deleted: true } };
   });
 }
