@@ -119,7 +119,7 @@ test(`kill -9 mid-way: every post ends final, nothing is posted twice (${usingPo
     { platform: 'facebook', accountId: await connect(first.url, 'facebook', 'crash_f') },
   ];
   // Slow platforms keep many attempts in flight when the kill comes.
-  for (const e of emulators) e.latencyMs = 250;
+  for (const e of emulators) e.latencyMs = 400;
 
   const ids: { id: string; scheduled: boolean }[] = [];
   const create = async (i: number, scheduled: boolean) => {
@@ -134,8 +134,16 @@ test(`kill -9 mid-way: every post ends final, nothing is posted twice (${usingPo
   };
   await Promise.all(Array.from({ length: POSTS_EACH }, (_, i) => create(i, false)));
   await Promise.all(Array.from({ length: POSTS_EACH }, (_, i) => create(i, true)));
-  await new Promise((r) => setTimeout(r, 900));
+  // Kill while attempts are in flight: watch the database (a second connection) for targets mid-call.
+  const watcher = openDatabase({ dataDir: database.dataDir, databaseUrl: database.databaseUrl });
+  const watchUntil = Date.now() + 10_000;
+  for (;;) {
+    const mid = await watcher.kysely.selectFrom('post_targets').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'publishing').executeTakeFirstOrThrow();
+    if (Number(mid.n) >= 3 || Date.now() > watchUntil) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
   await killAll();
+  await watcher.close();
 
   const made = emulators.reduce((n, e) => n + e.ledger.list().length, 0);
   assert.ok(made < POSTS_EACH * 4, `the kill came mid-way (${made} of ${POSTS_EACH * 4} target posts made)`);
