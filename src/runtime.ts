@@ -263,6 +263,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     sender: createWebhookSender({ client: outbound, clock, userAgent: `Herald-Webhooks/${options.version ?? '0.1.0'}`, timeoutMs: options.webhookTimeoutMs }),
     retrySchedule: config.webhookRetrySchedule,
     leaseMs: policies['deliver-webhook'].leaseMs,
+    onAttempt: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
   });
   const deliveriesReader = createDeliveriesReader({ clock, dal: deliveriesDal });
 

@@ -39,7 +39,7 @@ export function createMetrics() {
     }),
     webhookDeliveries: new Counter({
       name: 'herald_webhook_deliveries_total',
-      help: 'Webhook delivery attempts by outcome.',
+      help: 'Webhook delivery attempts by outcome: delivered, retrying, failed (no attempt left), gone (410).',
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),

@@ -30,6 +30,8 @@ export interface DeliveryDeps {
   retrySchedule: readonly number[];
   /** How long a claim holds a delivery; longer than any send can take. */
   leaseMs: number;
+  /** Told the outcome of every attempt (for metrics): delivered, retrying, failed (final) or gone (410). */
+  onAttempt?(outcome: 'delivered' | 'retrying' | 'failed' | 'gone'): void;
 }
 
 export const RETENTION_MS = 30 * 24 * 60 * 60_000;
@@ -57,8 +59,10 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
     if (r.delivered) {
       result.status = 'delivered';
       result.deliveredAt = now;
+      deps.onAttempt?.('delivered');
     } else if (r.gone) {
       result.status = 'failed';
+      deps.onAttempt?.('gone');
     } else if (redelivery) {
       // One extra attempt: a delivery still on its schedule keeps it (its job is queued already).
       result.status = row.status === 'pending' ? 'pending' : 'failed';
@@ -68,6 +72,7 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
       if (delay === null) result.status = 'failed';
       else result.nextAttemptAt = retryAt = now + delay;
     }
+    if (!r.delivered && !r.gone) deps.onAttempt?.(result.status === 'pending' ? 'retrying' : 'failed');
     const owned = await write(async (trx) => {
       if (!(await deliveries.finish(trx, row.id, claimId, result))) return false;
       await deliveries.logAttempt(trx, {

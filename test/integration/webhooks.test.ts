@@ -77,6 +77,11 @@ describe('a delivery', () => {
   });
 
   test('500, 500, 200: three attempts of one event id, spaced by the schedule', async () => {
+    const metric = async (outcome: string) => {
+      const text = await (await fetch(`${h.url}/metrics`)).text();
+      return Number(new RegExp(`herald_webhook_deliveries_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+    };
+    const before = { retrying: await metric('retrying'), delivered: await metric('delivered') };
     const r = await receiver();
     r.script({ status: 500 }, { status: 500 });
     const { key } = await h.newKey();
@@ -96,6 +101,9 @@ describe('a delivery', () => {
     const detail = await h.request('GET', `/v1/webhooks/deliveries/${d.id}`, { key });
     assert.deepEqual(detail.body.history.map((a: any) => a.statusCode), [500, 500, 200]);
     assert.deepEqual(detail.body.history.map((a: any) => a.attempt), [1, 2, 3]);
+    // Every attempt is counted for operators (herald_webhook_deliveries_total by outcome).
+    assert.equal((await metric('retrying')) - before.retrying, 2);
+    assert.equal((await metric('delivered')) - before.delivered, 1);
   });
 
   test('when the schedule is used up the delivery is failed', async () => {
