@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/observability/logger.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import type { PublishTiming } from '../../src/platforms/deps.ts';
 import type { RetryPolicy } from '../../src/publishing/policy.ts';
@@ -46,6 +47,8 @@ export interface StartOptions {
   sweepIntervalMs?: number;
   /** Reuse a database (restart tests); by default each Herald gets its own. */
   database?: TestDatabase;
+  /** Where Herald's logs go (the runtime's own logger, redaction included); default nowhere. */
+  logTo?: { level: string; write(line: string): void };
   /** How long webhook receivers have to answer (default 10 s). */
   webhookTimeoutMs?: number;
 }
@@ -126,7 +129,9 @@ export async function startHerald(options: StartOptions = {}): Promise<TestHeral
     ...options.env,
   };
   const config = loadConfig(env);
-  const log = pino({ level: process.env.HERALD_TEST_LOG ?? 'silent' });
+  const log = options.logTo
+    ? createLogger({ level: options.logTo.level, destination: { write: (line: string) => options.logTo!.write(line) } })
+    : pino({ level: process.env.HERALD_TEST_LOG ?? 'silent' });
   const runtime = await createRuntime(config, {
     role: options.role ?? 'all',
     log,
