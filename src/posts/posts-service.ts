@@ -131,7 +131,7 @@ export function createPostsService(deps: PostsServiceDeps) {
         original_platform_post_id: null,
         updated_at: now,
       }));
-      post.status = derivePostStatus({ is_draft: post.is_draft, scheduled_for: post.scheduled_for ?? null }, targetRows);
+      post.status = derivePostStatus({ is_draft: post.is_draft, scheduled_for: post.scheduled_for ?? null }, targetRows, now);
 
       // One job for the post: at its time it publishes every target in parallel.
       const jobs: EnqueueJob[] =

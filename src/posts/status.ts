@@ -1,17 +1,22 @@
-// A post's status follows from its targets (API.md section 5). Kept pure so every write path agrees.
-import type { PostStatus, TargetStatus } from '../db/schema.ts';
+// A post's status follows from its targets (API.md section 5). Kept pure so every write path agrees, and
+// one function writes it (settlePostStatus), so every path also announces post.completed the same way.
+import type { Kysely } from 'kysely';
+import type { Database, PostRow, PostStatus, TargetStatus } from '../db/schema.ts';
+import type { DomainEvent } from '../webhooks/outbox.ts';
+import { presentTarget } from './present.ts';
 
 export interface TargetState {
   status: TargetStatus;
   attempts: number;
 }
 
-export function derivePostStatus(post: { is_draft: number; scheduled_for: number | null }, targets: readonly TargetState[]): PostStatus {
+/** `scheduled` until the post's time has come and no attempt has started; then it is publishing. */
+export function derivePostStatus(post: { is_draft: number; scheduled_for: number | null }, targets: readonly TargetState[], now: number): PostStatus {
   if (post.is_draft === 1) return 'draft';
   const running = targets.filter((t) => t.status === 'pending' || t.status === 'publishing');
   if (running.length > 0) {
     const untouched = running.length === targets.length && targets.every((t) => t.status === 'pending' && t.attempts === 0);
-    return untouched && post.scheduled_for !== null ? 'scheduled' : 'publishing';
+    return untouched && post.scheduled_for !== null && post.scheduled_for > now ? 'scheduled' : 'publishing';
   }
   const published = targets.filter((t) => t.status === 'published').length;
   if (published === targets.length) return 'published';
@@ -20,3 +25,17 @@ export function derivePostStatus(post: { is_draft: number; scheduled_for: number
 }
 
 export const FINAL_POST_STATUSES: ReadonlySet<PostStatus> = new Set(['published', 'partial', 'failed']);
+
+/**
+ * Recomputes a post's status from its targets inside the caller's transaction, and returns the events
+ * the change announces (post.completed when it becomes final).
+ */
+export async function settlePostStatus(trx: Kysely<Database>, post: PostRow, now: number): Promise<DomainEvent[]> {
+  const targets = await trx.selectFrom('post_targets').selectAll().where('post_id', '=', post.id).orderBy('position').execute();
+  const status = derivePostStatus(post, targets, now);
+  if (status === post.status) return [];
+  const becameFinal = FINAL_POST_STATUSES.has(status) && !FINAL_POST_STATUSES.has(post.status);
+  const publishedAt = becameFinal && targets.some((t) => t.status === 'published') ? now : post.published_at;
+  await trx.updateTable('posts').set({ status, updated_at: now, published_at: publishedAt }).where('id', '=', post.id).execute();
+  return becameFinal ? [{ event: 'post.completed', data: { postId: post.id, status, platforms: targets.map(presentTarget) } }] : [];
+}

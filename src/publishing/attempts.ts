@@ -11,8 +11,7 @@ import { newAttemptId } from '../lib/ids.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { FailureCategory } from '../platforms/types.ts';
 import { StaleAttemptError } from '../platforms/types.ts';
-import { presentTarget } from '../posts/present.ts';
-import { FINAL_POST_STATUSES, derivePostStatus } from '../posts/status.ts';
+import { settlePostStatus } from '../posts/status.ts';
 import type { DomainEvent, Outbox } from '../webhooks/outbox.ts';
 
 export type Claim =
@@ -38,8 +37,12 @@ export type ErrorCode = FailureCategory | 'account_disconnected' | 'internal';
 
 export type Finish =
   | { kind: 'published'; platformPostId: string; platformPostUrl: string }
-  | { kind: 'failed'; code: ErrorCode; message: string }
-  | { kind: 'retry'; at: number; code: ErrorCode; message: string }
+  /**
+   * needsReconcile: the outcome of an earlier attempt is still unknown (the platform never answered the
+   * question), so whatever comes next must ask before sending; kept through failures and retries.
+   */
+  | { kind: 'failed'; code: ErrorCode; message: string; needsReconcile?: number }
+  | { kind: 'retry'; at: number; code: ErrorCode; message: string; needsReconcile?: number }
   /** Outcome unknown: ask the platform at `at`; `reconciles` is the new needs_reconcile value. */
   | { kind: 'reconcile'; at: number; reconciles: number; message: string }
   /** A per-account limit: wait without using up an attempt. */
@@ -61,16 +64,6 @@ export function createAttemptsStore(deps: {
     return forUpdate(dialect, trx.selectFrom('posts').selectAll().where('id', '=', postId)).executeTakeFirst();
   }
 
-  /** Recomputes the post's status after a target changed; returns the events that change announces. */
-  async function settlePost(trx: Kysely<Database>, post: PostRow, now: number): Promise<DomainEvent[]> {
-    const targets = await trx.selectFrom('post_targets').selectAll().where('post_id', '=', post.id).orderBy('position').execute();
-    const status = derivePostStatus(post, targets);
-    if (status === post.status) return [];
-    const becameFinal = FINAL_POST_STATUSES.has(status) && !FINAL_POST_STATUSES.has(post.status);
-    const publishedAt = becameFinal && targets.some((t) => t.status === 'published') ? now : post.published_at;
-    await trx.updateTable('posts').set({ status, updated_at: now, published_at: publishedAt }).where('id', '=', post.id).execute();
-    return becameFinal ? [{ event: 'post.completed', data: { postId: post.id, status, platforms: targets.map(presentTarget) } }] : [];
-  }
 
   return {
     async claim(targetId: string, now: number): Promise<Claim> {
@@ -95,11 +88,12 @@ export function createAttemptsStore(deps: {
           if (target.next_attempt_at === null) return { kind: 'gone' };
           if (target.next_attempt_at > now + 50) return { kind: 'not_due', at: target.next_attempt_at };
           update.attempts = target.attempts + 1;
-          update.attempt_started_at = now;
+          // A reconcile searches from the attempt whose outcome is unknown: that start time is kept.
+          if (mode === 'publish') update.attempt_started_at = now;
         }
         await trx.updateTable('post_targets').set(update).where('id', '=', targetId).execute();
         const claimed = { ...target, ...update } as TargetRow;
-        await settlePost(trx, post, now);
+        await settlePostStatus(trx, post, now);
         const lateness = target.attempts === 0 && post.scheduled_for !== null ? Math.max(0, now - post.scheduled_for) / 1000 : null;
         return { kind: 'claimed', attemptId: update.attempt_id!, mode, target: claimed, post, reconcileFrom, lateness };
       });
@@ -158,11 +152,11 @@ export function createAttemptsStore(deps: {
             });
             break;
           case 'failed':
-            update = { ...released, status: 'failed', error: result.message, error_code: result.code, needs_reconcile: 0, next_attempt_at: null };
+            update = { ...released, status: 'failed', error: result.message, error_code: result.code, needs_reconcile: result.needsReconcile ?? 0, next_attempt_at: null };
             events.push({ event: 'post.failed', data: { ...base, error: result.message, errorCode: result.code, status: 'failed' } });
             break;
           case 'retry':
-            update = { ...released, status: 'pending', error: result.message, error_code: result.code, needs_reconcile: 0, next_attempt_at: result.at };
+            update = { ...released, status: 'pending', error: result.message, error_code: result.code, needs_reconcile: result.needsReconcile ?? 0, next_attempt_at: result.at };
             break;
           case 'reconcile':
             update = {
@@ -179,7 +173,7 @@ export function createAttemptsStore(deps: {
             break;
         }
         await trx.updateTable('post_targets').set(update).where('id', '=', targetId).execute();
-        events.push(...(await settlePost(trx, post, now)));
+        events.push(...(await settlePostStatus(trx, post, now)));
         if (result.kind === 'retry' || result.kind === 'reconcile' || result.kind === 'defer') {
           await queue.enqueue(trx, [{ queue: 'publish-target', payload: { targetId }, runAt: result.at }]);
         }

@@ -39,6 +39,13 @@ export interface EngineDeps {
 
 type Claimed = Extract<Awaited<ReturnType<AttemptsStore['claim']>>, { kind: 'claimed' }>;
 
+interface Progress {
+  /** A platform call began: after a crash from here on, the outcome is unknown. */
+  platformCalled: boolean;
+  /** In reconcile mode: the platform said whether the earlier attempt published. */
+  reconcileAnswered: boolean;
+}
+
 /** The text, media and options a target publishes (its own overrides first). */
 export function publishContent(post: PostRow, target: TargetRow) {
   const postLevel = PLATFORM_SETTINGS[target.platform as Platform].postLevel;
@@ -75,12 +82,16 @@ export function createPublishingEngine(deps: EngineDeps) {
     const now = clock.now();
     const d = decide(policy, f, target.attempts, reconciles, now);
     if (d.kind === 'reconcile') return { kind: 'reconcile', at: d.at, reconciles: reconciles + 1, message: `outcome unknown, checking with the platform: ${f.message}` };
-    if (d.kind === 'retry') return { kind: 'retry', at: d.at, code: f.category, message: `will retry: ${f.message}` };
+    if (d.kind === 'retry') {
+      // A gateway error (502, 504) may come after the platform behind it acted: the retry asks first.
+      const ambiguous = f.httpStatus === 502 || f.httpStatus === 504;
+      return { kind: 'retry', at: d.at, code: f.category, message: `will retry: ${f.message}`, ...(ambiguous ? { needsReconcile: 1 } : {}) };
+    }
     if (f.category === 'outcome_unknown') return { kind: 'failed', code: 'outcome_unknown', message: UNKNOWN_OUTCOME_MESSAGE };
     return { kind: 'failed', code: f.category, message: f.message };
   }
 
-  async function runAttempt(c: Claimed, progress: { platformCalled: boolean }): Promise<Finish> {
+  async function runAttempt(c: Claimed, progress: Progress): Promise<Finish> {
     const { target, post } = c;
     const platform = target.platform as Platform;
     const adapter = adapters[platform];
@@ -150,6 +161,7 @@ export function createPublishingEngine(deps: EngineDeps) {
         if (r.found === true) return { kind: 'published', platformPostId: r.platformPostId, platformPostUrl: r.platformPostUrl };
         if (r.found === 'unknown') return onFailure(failure('outcome_unknown', r.message), target, askings);
         // The platform positively shows no post from the earlier attempt: publishing is safe.
+        progress.reconcileAnswered = true;
       }
       const freesAt = await limitFreesAt(db, platform, target.account_id, adapter.info.publishLimits, clock.now());
       if (freesAt !== null) {
@@ -175,7 +187,7 @@ export function createPublishingEngine(deps: EngineDeps) {
     const ctx = { postId: target.post_id, targetId, platform: target.platform, attemptId: claim.attemptId, mode: claim.mode };
     if (claim.lateness !== null) metrics.schedulingLateness.observe(claim.lateness);
     let result: Finish;
-    const progress = { platformCalled: false };
+    const progress: Progress = { platformCalled: false, reconcileAnswered: false };
     try {
       result = await runAttempt(claim, progress);
     } catch (err) {
@@ -192,6 +204,11 @@ export function createPublishingEngine(deps: EngineDeps) {
         const d = onFailure(failure('platform_unavailable', 'internal error before contacting the platform'), claim.target, 0);
         result = d.kind === 'retry' ? { ...d, code: 'internal' } : { kind: 'failed', code: 'internal', message: 'Herald failed internally before contacting the platform; the logs name the cause' };
       }
+    }
+    // Until the platform has answered whether the earlier attempt published, that question stays open,
+    // whatever else ended this attempt (a disconnected account, a failed refresh, a bug).
+    if (claim.mode === 'reconcile' && !progress.reconcileAnswered && (result.kind === 'failed' || result.kind === 'retry')) {
+      result = { ...result, needsReconcile: Math.max(1, claim.target.needs_reconcile, result.needsReconcile ?? 0) };
     }
     const outcome = result.kind === 'published' ? 'published' : result.kind === 'failed' ? result.code : result.kind;
     metrics.publishOutcomes.inc({ platform: target.platform, outcome });

@@ -6,7 +6,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { PostsDal } from '../posts/posts-dal.ts';
 import type { PostOut } from '../posts/schemas.ts';
-import { derivePostStatus } from '../posts/status.ts';
+import { settlePostStatus } from '../posts/status.ts';
 import type { PublishingEngine } from './engine.ts';
 
 export function createRetryService(deps: {
@@ -31,26 +31,29 @@ export function createRetryService(deps: {
         const failed = found.targets.filter((t) => t.status === 'failed');
         if (failed.length === 0) throw errors.conflict(`post ${postId} has no failed target to retry`, 'NO_FAILED_TARGETS');
         const ids = failed.map((t) => t.id);
-        await trx
-          .updateTable('post_targets')
-          .set({
-            status: 'pending',
-            // A retry is a new run with a fresh budget; attempts counts the attempts of the current run.
-            attempts: 0,
-            error: null,
-            error_code: null,
-            attempt_id: null,
-            lease_expires_at: null,
-            needs_reconcile: 0,
-            next_attempt_at: now,
-            updated_at: now,
-          })
-          .where('id', 'in', ids)
-          .execute();
-        const targets = found.targets.map((t) => (ids.includes(t.id) ? { ...t, status: 'pending' as const, attempts: 0 } : t));
-        // A scheduled post being retried is publishing now, not scheduled.
-        const status = derivePostStatus({ is_draft: found.post.is_draft, scheduled_for: null }, targets);
-        await trx.updateTable('posts').set({ status, updated_at: now, published_at: null }).where('id', '=', postId).execute();
+        // A target whose earlier outcome is unknown may be on the platform already: its retry asks first
+        // (and publishes only if the platform shows nothing), with a fresh budget of askings.
+        const unknown = (t: (typeof failed)[number]) => t.error_code === 'outcome_unknown' || t.needs_reconcile > 0;
+        for (const [group, needsReconcile] of [[failed.filter(unknown), 1], [failed.filter((t) => !unknown(t)), 0]] as const) {
+          if (group.length === 0) continue;
+          await trx
+            .updateTable('post_targets')
+            .set({
+              status: 'pending',
+              // A retry is a new run with a fresh budget; attempts counts the attempts of the current run.
+              attempts: 0,
+              error: null,
+              error_code: null,
+              attempt_id: null,
+              lease_expires_at: null,
+              needs_reconcile: needsReconcile,
+              next_attempt_at: now,
+              updated_at: now,
+            })
+            .where('id', 'in', group.map((t) => t.id))
+            .execute();
+        }
+        await settlePostStatus(trx, found.post, now);
         await queue.enqueue(trx, [{ queue: 'publish-post', payload: { postId }, runAt: now + engine.fallbackDelayMs }]);
         return ids;
       });

@@ -4,13 +4,15 @@ import { derivePostStatus } from '../../../src/posts/status.ts';
 
 type P = { is_draft: number; scheduled_for: number | null };
 const now: P = { is_draft: 0, scheduled_for: null };
-const later: P = { is_draft: 0, scheduled_for: 1 };
+const later: P = { is_draft: 0, scheduled_for: 2_000 };
+const NOW = 1_000;
 const t = (status: 'pending' | 'publishing' | 'published' | 'failed', attempts = 1) => ({ status, attempts });
 
 test('post status follows its targets', () => {
   const table: [P, ReturnType<typeof t>[], string][] = [
     [{ is_draft: 1, scheduled_for: null }, [], 'draft'],
     [{ is_draft: 1, scheduled_for: 1 }, [t('pending', 0)], 'draft'],
+    [{ is_draft: 0, scheduled_for: 500 }, [t('pending', 0)], 'publishing'], // its time has come
     [later, [t('pending', 0), t('pending', 0)], 'scheduled'],
     [later, [t('pending', 0), t('publishing')], 'publishing'],
     [now, [t('pending', 0)], 'publishing'],
@@ -21,5 +23,5 @@ test('post status follows its targets', () => {
     [later, [t('published'), t('failed')], 'partial'],
     [later, [t('failed'), t('pending', 1)], 'publishing'],
   ];
-  for (const [post, targets, expected] of table) assert.equal(derivePostStatus(post, targets), expected, JSON.stringify([post, targets]));
+  for (const [post, targets, expected] of table) assert.equal(derivePostStatus(post, targets, NOW), expected, JSON.stringify([post, targets]));
 });
