@@ -106,6 +106,8 @@ export interface IdempotencyKeysTable {
   response_body: string | null;
   /** The post the first request created, so a crash after the insert replays instead of re-creating. */
   resource_id: string | null;
+  /** The request that holds the key now; every later write is fenced on it. */
+  claim_id: string;
   locked_until: number;
   created_at: number;
   expires_at: number;

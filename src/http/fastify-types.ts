@@ -1,9 +1,11 @@
 // What Herald adds to Fastify's request and route config.
 import type { Caller } from '../keys/keys-service.ts';
 import type { ErrorShape } from './errors.ts';
+import type { ClaimRef } from './idempotency.ts';
 
 export interface IdempotencyContext {
-  key: string;
+  /** The claim this request holds on its key: what the post and the stored answer are fenced on. */
+  claim: ClaimRef;
   /** Set when an earlier request with this key created this post and then vanished. */
   recoveredResourceId?: string;
 }

@@ -29,10 +29,10 @@ export function installIdempotency(app: FastifyInstance, store: IdempotencyStore
       case 'in_flight':
         throw errors.idempotencyInUse();
       case 'recovered':
-        req.idempotency = { key: key.toLowerCase(), recoveredResourceId: claim.resourceId };
+        req.idempotency = { claim: { apiKeyId, key: key.toLowerCase(), claimId: claim.claimId }, recoveredResourceId: claim.resourceId };
         return;
       case 'claimed':
-        req.idempotency = { key: key.toLowerCase() };
+        req.idempotency = { claim: { apiKeyId, key: key.toLowerCase(), claimId: claim.claimId } };
         return;
     }
   });
@@ -41,11 +41,10 @@ export function installIdempotency(app: FastifyInstance, store: IdempotencyStore
     const ctx = req.idempotency;
     if (!ctx || reply.getHeader('idempotent-replayed')) return payload;
     req.idempotency = null;
-    const apiKeyId = req.caller!.id;
     if (storable(reply.statusCode) && typeof payload === 'string') {
-      await store.complete(apiKeyId, ctx.key, reply.statusCode, payload);
+      await store.complete(ctx.claim, reply.statusCode, payload);
     } else {
-      await store.release(apiKeyId, ctx.key);
+      await store.release(ctx.claim);
     }
     return payload;
   });

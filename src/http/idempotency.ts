@@ -2,47 +2,84 @@
 // response is stored for 24 h and replayed. The claim is one conditional insert, so concurrent duplicates
 // (even in other processes) cannot both proceed. A claimer that crashed loses its lease: the next request
 // takes over, and if the first one had already created its post, that post is answered instead of a new one.
+//
+// Every claim carries a fresh claim id and every later write is fenced on it: a claimer that was only slow
+// (its lease ran out while another request took over) can neither bind a second post to the key nor store
+// or drop the answer of the request that now holds it.
 import type { Insertable, Kysely } from 'kysely';
 import { prepare, prepareRow } from '../db/prepared.ts';
 import type { Database, IdempotencyKeysTable } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
 import type { Clock } from '../lib/clock.ts';
+import { newAttemptId } from '../lib/ids.ts';
+import { errors } from './errors.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 
+/** Which request holds a key: the fence for every write after the claim. */
+export interface ClaimRef {
+  apiKeyId: string;
+  key: string;
+  claimId: string;
+}
+
 export type Claim =
-  | { kind: 'claimed' }
+  | { kind: 'claimed'; claimId: string }
   /** The earlier claimer vanished after creating this resource: answer with it. */
-  | { kind: 'recovered'; resourceId: string }
+  | { kind: 'recovered'; claimId: string; resourceId: string }
   | { kind: 'replay'; status: number; body: string }
   | { kind: 'in_flight' }
   | { kind: 'mismatch' };
 
 export interface IdempotencyStore {
   claim(apiKeyId: string, key: string, requestHash: string): Promise<Claim>;
-  /** Records, inside the creating transaction, what the request created. */
-  attachResource(trx: Kysely<Database>, apiKeyId: string, key: string, resourceId: string): Promise<void>;
-  complete(apiKeyId: string, key: string, status: number, body: string): Promise<void>;
-  /** Frees the key (the response is not one to replay: 5xx). */
-  release(apiKeyId: string, key: string): Promise<void>;
+  /**
+   * Records, inside the creating transaction, what the request created. Throws (409 IDEMPOTENCY_KEY_IN_USE)
+   * when another request has taken the key over, so the creating transaction rolls back.
+   */
+  attachResource(trx: Kysely<Database>, claim: ClaimRef, resourceId: string): Promise<void>;
+  complete(claim: ClaimRef, status: number, body: string): Promise<void>;
+  /**
+   * Gives the key up (the response is not one to replay: 5xx). A key that already names what it created
+   * stays, unlocked, so the next request with it is answered with that resource.
+   */
+  release(claim: ClaimRef): Promise<void>;
   /** Deletes expired records; returns how many. */
   purgeExpired(): Promise<number>;
 }
 
 // Run with every idempotent request: built and compiled once (see db/prepared.ts).
 const insertClaimQuery = prepareRow<Insertable<IdempotencyKeysTable>>(
-  ['api_key_id', 'key', 'request_hash', 'state', 'response_status', 'response_body', 'resource_id', 'locked_until', 'created_at', 'expires_at'],
+  [
+    'api_key_id',
+    'key',
+    'request_hash',
+    'state',
+    'response_status',
+    'response_body',
+    'resource_id',
+    'claim_id',
+    'locked_until',
+    'created_at',
+    'expires_at',
+  ],
   (db, row) => db.insertInto('idempotency_keys').values(row).onConflict((oc) => oc.columns(['api_key_id', 'key']).doNothing()),
 );
-const attachQuery = prepare<[string, string, string]>(3, (db, resourceId, apiKeyId, key) =>
-  db.updateTable('idempotency_keys').set({ resource_id: resourceId }).where('api_key_id', '=', apiKeyId).where('key', '=', key),
+const attachQuery = prepare<[string, string, string, string]>(4, (db, resourceId, apiKeyId, key, claimId) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({ resource_id: resourceId })
+    .where('api_key_id', '=', apiKeyId)
+    .where('key', '=', key)
+    .where('claim_id', '=', claimId),
 );
-const completeQuery = prepare<[number, string, string, string]>(4, (db, status, body, apiKeyId, key) =>
+const completeQuery = prepare<[number, string, string, string, string]>(5, (db, status, body, apiKeyId, key, claimId) =>
   db
     .updateTable('idempotency_keys')
     .set({ state: 'done', response_status: status, response_body: body })
     .where('api_key_id', '=', apiKeyId)
-    .where('key', '=', key),
+    .where('key', '=', key)
+    .where('claim_id', '=', claimId),
 );
 
 export function createIdempotencyStore(deps: { write: Writer['write']; clock: Clock; leaseMs: number }): IdempotencyStore {
@@ -50,7 +87,9 @@ export function createIdempotencyStore(deps: { write: Writer['write']; clock: Cl
   const byKey = (trx: Kysely<Database>, apiKeyId: string, key: string) =>
     trx.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', apiKeyId).where('key', '=', key);
 
-  async function insertClaim(trx: Kysely<Database>, apiKeyId: string, key: string, requestHash: string, now: number): Promise<boolean> {
+  /** Inserts a fresh claim; returns its id, or null when the key is already there. */
+  async function insertClaim(trx: Kysely<Database>, apiKeyId: string, key: string, requestHash: string, now: number): Promise<string | null> {
+    const claimId = newAttemptId();
     const result = await insertClaimQuery.execute(trx, {
       api_key_id: apiKeyId,
       key,
@@ -59,55 +98,77 @@ export function createIdempotencyStore(deps: { write: Writer['write']; clock: Cl
       response_status: null,
       response_body: null,
       resource_id: null,
+      claim_id: claimId,
       locked_until: now + leaseMs,
       created_at: now,
       expires_at: now + IDEMPOTENCY_TTL_MS,
     });
-    return Number(result.numAffectedRows ?? 0n) === 1;
+    return Number(result.numAffectedRows ?? 0n) === 1 ? claimId : null;
   }
+
+  const fresh = (claimId: string | null): Claim => (claimId ? { kind: 'claimed', claimId } : { kind: 'in_flight' });
 
   /** The whole claim in one transaction: insert, or read what is there and decide. */
   const claimIn = (apiKeyId: string, key: string, requestHash: string) =>
     write(async (trx): Promise<Claim> => {
       const now = clock.now();
-      if (await insertClaim(trx, apiKeyId, key, requestHash, now)) return { kind: 'claimed' };
+      const inserted = await insertClaim(trx, apiKeyId, key, requestHash, now);
+      if (inserted) return { kind: 'claimed', claimId: inserted };
       const row = await byKey(trx, apiKeyId, key).executeTakeFirst();
-      if (!row) return (await insertClaim(trx, apiKeyId, key, requestHash, now)) ? { kind: 'claimed' } : { kind: 'in_flight' };
+      if (!row) return fresh(await insertClaim(trx, apiKeyId, key, requestHash, now));
       if (row.expires_at <= now) {
         await trx.deleteFrom('idempotency_keys').where('api_key_id', '=', apiKeyId).where('key', '=', key).execute();
-        return (await insertClaim(trx, apiKeyId, key, requestHash, now)) ? { kind: 'claimed' } : { kind: 'in_flight' };
+        return fresh(await insertClaim(trx, apiKeyId, key, requestHash, now));
       }
       if (row.request_hash !== requestHash) return { kind: 'mismatch' };
       if (row.state === 'done') return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body ?? '' };
       if (row.locked_until > now) return { kind: 'in_flight' };
       // The claimer's lease ran out: take over, unless another request just did.
+      const claimId = newAttemptId();
       const took = await trx
         .updateTable('idempotency_keys')
-        .set({ locked_until: now + leaseMs })
+        .set({ claim_id: claimId, locked_until: now + leaseMs })
         .where('api_key_id', '=', apiKeyId)
         .where('key', '=', key)
         .where('state', '=', 'in_flight')
-        .where('locked_until', '=', row.locked_until)
+        .where('claim_id', '=', row.claim_id)
         .executeTakeFirst();
       if (Number(took.numUpdatedRows) !== 1) return { kind: 'in_flight' };
-      return row.resource_id ? { kind: 'recovered', resourceId: row.resource_id } : { kind: 'claimed' };
+      return row.resource_id ? { kind: 'recovered', claimId, resourceId: row.resource_id } : { kind: 'claimed', claimId };
     });
 
   return {
     claim: claimIn,
 
-    async attachResource(trx, apiKeyId, key, resourceId) {
-      await attachQuery.execute(trx, resourceId, apiKeyId, key);
+    async attachResource(trx, claim, resourceId) {
+      const r = await attachQuery.execute(trx, resourceId, claim.apiKeyId, claim.key, claim.claimId);
+      if (Number(r.numAffectedRows ?? 0n) !== 1) throw errors.idempotencyInUse();
     },
 
-    async complete(apiKeyId, key, status, body) {
-      await write((trx) => completeQuery.execute(trx, status, body, apiKeyId, key));
+    async complete(claim, status, body) {
+      await write((trx) => completeQuery.execute(trx, status, body, claim.apiKeyId, claim.key, claim.claimId));
     },
 
-    async release(apiKeyId, key) {
-      await write((trx) =>
-        trx.deleteFrom('idempotency_keys').where('api_key_id', '=', apiKeyId).where('key', '=', key).where('state', '=', 'in_flight').execute(),
-      );
+    async release(claim) {
+      await write(async (trx) => {
+        const gone = await trx
+          .deleteFrom('idempotency_keys')
+          .where('api_key_id', '=', claim.apiKeyId)
+          .where('key', '=', claim.key)
+          .where('claim_id', '=', claim.claimId)
+          .where('state', '=', 'in_flight')
+          .where('resource_id', 'is', null)
+          .executeTakeFirst();
+        if (Number(gone.numDeletedRows) === 1) return;
+        await trx
+          .updateTable('idempotency_keys')
+          .set({ locked_until: clock.now() })
+          .where('api_key_id', '=', claim.apiKeyId)
+          .where('key', '=', claim.key)
+          .where('claim_id', '=', claim.claimId)
+          .where('state', '=', 'in_flight')
+          .execute();
+      });
     },
 
     async purgeExpired() {

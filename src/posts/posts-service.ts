@@ -4,7 +4,7 @@ import type { AccountsDal } from '../accounts/accounts-dal.ts';
 import type { NewPost, NewTarget, TargetRow } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
 import { errors } from '../http/errors.ts';
-import type { IdempotencyStore } from '../http/idempotency.ts';
+import type { ClaimRef, IdempotencyStore } from '../http/idempotency.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { fromJson, toJson } from '../lib/json.ts';
@@ -74,10 +74,11 @@ export function createPostsService(deps: PostsServiceDeps) {
     get: getOut,
 
     /**
-     * Creates a post. `idempotencyKey` (already claimed by the HTTP layer) is bound to the new post in
-     * the same transaction, so a crash after the insert is answered with this post, not a second one.
+     * Creates a post. `idempotencyClaim` (taken by the HTTP layer) is bound to the new post in the same
+     * transaction, so a crash after the insert is answered with this post, not a second one; if another
+     * request has taken the key over meanwhile, nothing is created.
      */
-    async create(apiKeyId: string, body: CreatePostInput, idempotencyKey?: string): Promise<PostOut> {
+    async create(apiKeyId: string, body: CreatePostInput, idempotencyClaim?: ClaimRef): Promise<PostOut> {
       const now = clock.now();
       const plan = resolveMode(body, now);
       const targets = resolveTargets(body, plan.mode);
@@ -143,7 +144,7 @@ export function createPostsService(deps: PostsServiceDeps) {
 
       await write(async (trx) => {
         await posts.insert(trx, post, targetRows as NewTarget[]);
-        if (idempotencyKey) await idempotency.attachResource(trx, apiKeyId, idempotencyKey, post.id);
+        if (idempotencyClaim) await idempotency.attachResource(trx, idempotencyClaim, post.id);
         await queue.enqueue(trx, jobs);
         await outbox.record(trx, apiKeyId, events);
       });

@@ -1,8 +1,11 @@
 // Idempotency-Key on POST /v1/posts (API.md section 5): replay, a different request, concurrency,
-// scope per API key, expiry, and a claimer that died after creating its post.
+// scope per API key, expiry, a claimer that died, and the claim-id fence that stops a slow claimer's writes.
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createIdempotencyStore } from '../../src/http/idempotency.ts';
+import { sha256Hex } from '../../src/lib/crypto.ts';
+import { canonicalJson } from '../../src/lib/json.ts';
 import { testClock } from '../helpers/clock.ts';
 import { startHerald, type TestHerald } from '../helpers/herald.ts';
 
@@ -117,40 +120,82 @@ describe('Idempotency-Key', () => {
     assert.equal(await count(apiKey), 1);
   });
 
-  test('a claimer that died before creating anything lets the next request proceed once', async () => {
+  test('a claimer that died before creating anything lets the next request proceed once its lease is over', async () => {
     const { key: apiKey, id: apiKeyId } = await h.newKey('crash-early');
     const k = randomUUID();
-    const now = clock.now();
-    await h.runtime.db.kysely
-      .insertInto('idempotency_keys')
-      .values({
-        api_key_id: apiKeyId,
-        key: k,
-        request_hash: 'from a request that was lost',
-        state: 'in_flight',
-        response_status: null,
-        response_body: null,
-        resource_id: null,
-        locked_until: now + 60_000,
-        created_at: now,
-        expires_at: now + 86_400_000,
-      })
-      .execute();
-    // The stored claim is of a different request: refused as reuse either way.
-    assert.equal((await create(k, { content: 'x', isDraft: true }, apiKey)).status, 422);
-    await h.runtime.db.kysely.updateTable('idempotency_keys').set({ request_hash: '' }).where('key', '=', k).execute();
-    const k2 = randomUUID();
-    const first = await create(k2, { content: 'y', isDraft: true }, apiKey);
-    await h.runtime.db.kysely
-      .updateTable('idempotency_keys')
-      .set({ state: 'in_flight', resource_id: null, response_body: null, locked_until: now + 60_000 })
-      .where('key', '=', k2)
-      .execute();
-    await h.runtime.db.kysely.deleteFrom('posts').where('id', '=', first.body.id).execute();
-    assert.equal((await create(k2, { content: 'y', isDraft: true }, apiKey)).status, 409, 'lease still held');
-    clock.advance(120_000);
-    const taken = await create(k2, { content: 'y', isDraft: true }, apiKey);
+    const body = { content: 'after the crash', isDraft: true };
+    // The exact claim the lost request left behind: same request hash, in flight, nothing created.
+    const store = createIdempotencyStore({ write: h.runtime.db.write, clock, leaseMs: 60_000 });
+    const lost = await store.claim(apiKeyId, k, requestHash(body));
+    assert.equal(lost.kind, 'claimed');
+    assert.equal((await create(k, body, apiKey)).status, 409, 'lease still held');
+    clock.advance(61_000);
+    const taken = await create(k, body, apiKey);
     assert.equal(taken.status, 201);
+    assert.equal(taken.headers.get('idempotent-replayed'), null);
+    assert.equal((await create(k, body, apiKey)).headers.get('idempotent-replayed'), 'true');
     assert.equal(await count(apiKey), 1);
   });
 });
+
+describe('Idempotency store fencing', () => {
+  const setup = async (name: string) => {
+    const { id: apiKeyId } = await h.newKey(name);
+    const store = createIdempotencyStore({ write: h.runtime.db.write, clock, leaseMs: 1_000 });
+    return { apiKeyId, store, key: randomUUID() };
+  };
+  const row = (apiKeyId: string, key: string) =>
+    h.runtime.db.kysely.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', apiKeyId).where('key', '=', key).executeTakeFirst();
+
+  test('a slow claimer whose key was taken over can neither bind a resource nor store or drop the answer', async () => {
+    const { apiKeyId, store, key } = await setup('fence-slow');
+    const slow = await store.claim(apiKeyId, key, 'h');
+    assert.equal(slow.kind, 'claimed');
+    clock.advance(1_001);
+    const next = await store.claim(apiKeyId, key, 'h');
+    assert.equal(next.kind, 'claimed');
+    const slowRef = { apiKeyId, key, claimId: (slow as { claimId: string }).claimId };
+    const nextRef = { apiKeyId, key, claimId: (next as { claimId: string }).claimId };
+    assert.notEqual(slowRef.claimId, nextRef.claimId);
+
+    await assert.rejects(
+      h.runtime.db.write((trx) => store.attachResource(trx, slowRef, 'post_from_the_slow_one')),
+      (e: { status?: number; code?: string }) => e.status === 409 && e.code === 'IDEMPOTENCY_KEY_IN_USE',
+    );
+    await store.complete(slowRef, 201, '{"stale":true}');
+    await store.release(slowRef);
+    const held = await row(apiKeyId, key);
+    assert.equal(held?.claim_id, nextRef.claimId);
+    assert.equal(held?.state, 'in_flight');
+    assert.equal(held?.resource_id, null);
+
+    await h.runtime.db.write((trx) => store.attachResource(trx, nextRef, 'post_of_the_holder'));
+    await store.complete(nextRef, 201, '{"id":"post_of_the_holder"}');
+    const replay = await store.claim(apiKeyId, key, 'h');
+    assert.deepEqual(replay, { kind: 'replay', status: 201, body: '{"id":"post_of_the_holder"}' });
+  });
+
+  test('releasing a key that already created something keeps it, unlocked, so the next request recovers that resource', async () => {
+    const { apiKeyId, store, key } = await setup('fence-release');
+    const first = await store.claim(apiKeyId, key, 'h');
+    assert.equal(first.kind, 'claimed');
+    const ref = { apiKeyId, key, claimId: (first as { claimId: string }).claimId };
+    await h.runtime.db.write((trx) => store.attachResource(trx, ref, 'post_already_made'));
+    await store.release(ref); // e.g. the answer was a 5xx after the post was committed
+    const again = await store.claim(apiKeyId, key, 'h');
+    assert.equal(again.kind, 'recovered');
+    assert.equal((again as { resourceId: string }).resourceId, 'post_already_made');
+  });
+
+  test('releasing a key that created nothing frees it for a fresh claim', async () => {
+    const { apiKeyId, store, key } = await setup('fence-free');
+    const first = await store.claim(apiKeyId, key, 'h');
+    await store.release({ apiKeyId, key, claimId: (first as { claimId: string }).claimId });
+    assert.equal(await row(apiKeyId, key), undefined);
+    assert.equal((await store.claim(apiKeyId, key, 'other request')).kind, 'claimed');
+  });
+});
+
+function requestHash(body: unknown): string {
+  return sha256Hex(`POST /v1/posts\n${canonicalJson(body)}`);
+}

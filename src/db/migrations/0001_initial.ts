@@ -129,6 +129,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('response_status', 'integer')
     .addColumn('response_body', 'text')
     .addColumn('resource_id', 'text')
+    .addColumn('claim_id', 'text', (c) => c.notNull())
     .addColumn('locked_until', 'bigint', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())

@@ -59,7 +59,7 @@ export async function postsRoutes(app: FastifyInstance, deps: PostsRouteDeps) {
       const recovered = req.idempotency?.recoveredResourceId;
       const post = recovered
         ? await deps.posts.get(caller.id, recovered)
-        : await deps.posts.create(caller.id, req.body as CreatePostInput, req.idempotency?.key);
+        : await deps.posts.create(caller.id, req.body as CreatePostInput, req.idempotency?.claim);
       return reply.code(201).send(post);
     },
   );
