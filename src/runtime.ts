@@ -237,7 +237,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   });
 
   const retry = createRetryService({ write: db.write, clock, posts: postsDal, queue, engine, publishWaitMs: config.publishWaitMs, get: posts.get });
-  const edit = createEditService({ write: db.write, clock, posts: postsDal, accounts: accountsDal, credentials, twitter: adapters.twitter, outbox });
+  const edit = createEditService({ write: db.write, clock, posts: postsDal, accounts: accountsDal, credentials, twitter: adapters.twitter, outbox,
+    // A claim outlives the slowest edit: the send and a lookup of two versions, each with its time-out.
+    claimMs: config.platformTimeoutMs * 6 + 5_000,
+  });
 
   const deliveriesDal = createDeliveriesDal({ db: db.kysely, write: db.write });
   const settingsDal = createSettingsDal({ db: db.kysely, write: db.write });

@@ -93,6 +93,7 @@ export interface PostTargetsTable {
   needs_reconcile: Generated<number>;
   published_at: number | null;
   edit_count: Generated<number>;
+  edit_pending: string | null;
   original_platform_post_id: string | null;
   updated_at: number;
 }

@@ -248,4 +248,7 @@ export interface PlatformAdapter {
 
   /** Optional capability: editing a published post (X only). */
   edit?(request: EditRequest): Promise<PublishOutcome>;
+
+  /** With edit: whether an edit whose answer was lost was made (asked before anything is re-sent). */
+  findEdit?(request: EditRequest): Promise<ReconcileOutcome>;
 }

@@ -30,7 +30,7 @@ const TARGET_COLUMNS = [
   'id', 'post_id', 'api_key_id', 'position', 'platform', 'account_id', 'custom_content', 'custom_media',
   'platform_specific_data', 'status', 'platform_post_id', 'platform_post_url', 'error', 'error_code', 'attempts',
   'attempt_id', 'attempt_started_at', 'lease_expires_at', 'next_attempt_at', 'checkpoint', 'needs_reconcile',
-  'published_at', 'edit_count', 'original_platform_post_id', 'updated_at',
+  'published_at', 'edit_count', 'edit_pending', 'original_platform_post_id', 'updated_at',
 ] as const satisfies readonly (keyof NewTarget)[];
 
 // Created with every post: built and compiled once (see db/prepared.ts). Targets go in one row per

@@ -129,6 +129,7 @@ export function createPostsService(deps: PostsServiceDeps) {
         needs_reconcile: 0,
         published_at: null,
         edit_count: 0,
+        edit_pending: null,
         original_platform_post_id: null,
         updated_at: now,
       }));

@@ -125,7 +125,9 @@ export const DeletedPost = Type.Object({ id: Type.String(), deleted: Type.Boolea
 
 export const EditPostBody = Type.Object(
   {
-    content: Type.String({ minLength: 1, maxLength: 25_000 }),
+    // Optional here so that a body of other fields only is answered with EDIT_TEXT_ONLY; the service
+    // answers a missing content with 400.
+    content: Type.Optional(Type.String({ minLength: 1, maxLength: 25_000 })),
     accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Picks the twitter target when there are several.' })),
   },
   // Other fields are answered with 422 EDIT_TEXT_ONLY rather than a generic unknown-field 400.

@@ -102,6 +102,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('needs_reconcile', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('published_at', 'bigint')
     .addColumn('edit_count', 'integer', (c) => c.notNull().defaultTo(0))
+    // JSON claim of an edit in flight at X ({claim, content, previous, until}); see publishing/edit.ts.
+    .addColumn('edit_pending', 'text')
     .addColumn('original_platform_post_id', 'text')
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();

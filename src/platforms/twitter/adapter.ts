@@ -2,7 +2,7 @@
 // PlatformAdapter contract.
 import type { AdapterDeps } from '../deps.ts';
 import type { PlatformAdapter } from '../types.ts';
-import { editPost } from './edit.ts';
+import { editPost, findEdit } from './edit.ts';
 import { fetchMe, toConnectedAccount, userMeta } from './identity.ts';
 import { twitterInfo } from './info.ts';
 import { buildAuthorizeUrl, exchangeCode, refreshGrant, revokeTokens } from './oauth.ts';
@@ -41,5 +41,6 @@ export function createTwitterAdapter(deps: AdapterDeps): PlatformAdapter {
     validate: (target, account) => validateTwitterTarget(target, account),
 
     edit: (request) => editPost(deps, request),
+    findEdit: (request) => findEdit(deps, request),
   };
 }
