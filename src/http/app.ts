@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import Type from 'typebox';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { KeysService } from '../keys/keys-service.ts';
@@ -16,6 +17,8 @@ import type { RateLimiter } from './rate-limit.ts';
 import { validatorCompiler } from './validation.ts';
 import { systemRoutes } from './routes/system.ts';
 import { postsRoutes, type PostsRouteDeps } from './routes/posts.ts';
+
+const NO_QUERY = Type.Object({}, { additionalProperties: false });
 
 export interface AppDeps extends PostsRouteDeps {
   log: Logger;
@@ -109,6 +112,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (v1) => {
+      // A query parameter no route knows is a mistake worth telling (API.md section 2), so every /v1
+      // route without its own query schema gets one that accepts none.
+      v1.addHook('onRoute', (route) => {
+        route.schema ??= {};
+        route.schema.querystring ??= NO_QUERY;
+      });
       installAuth(v1, deps);
       installIdempotency(v1, deps.idempotency);
       await v1.register(postsRoutes, deps);
