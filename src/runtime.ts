@@ -88,6 +88,8 @@ export interface Runtime {
   url(): string;
   /** How callers reach the API (HERALD_PUBLIC_URL, else where it listens). */
   publicUrl(): string;
+  /** The hourly clean-up (expired idempotency keys, OAuth states, rate-limit windows, old webhook history). */
+  maintenance(): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -298,6 +300,18 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     queue.register('deliver-webhook', ({ deliveryId }) => webhooks.process(deliveryId));
   }
 
+  /** Hourly on workers: drops what can no longer be used. Each part runs even when another fails. */
+  const maintenance = async (): Promise<void> => {
+    const parts: [string, () => Promise<unknown>][] = [
+      ['idempotency purge', () => idempotency.purgeExpired()],
+      ['oauth state purge', () => connect.purgeExpired()],
+      // Both limiters share one table on PostgreSQL; one purge covers them.
+      ['rate-limit purge', () => keyLimiter.purgeExpired()],
+      ['webhook retention purge', () => webhooks.purge()],
+    ];
+    for (const [what, run] of parts) await run().catch((err: unknown) => log.error({ err }, `${what} failed`));
+  };
+
   const timers: NodeJS.Timeout[] = [];
   const every = (ms: number, task: () => Promise<unknown>, what: string) => {
     const t = setInterval(() => void task().catch((err: unknown) => log.error({ err }, `${what} failed`)), ms);
@@ -318,6 +332,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     adapters,
     box,
     credentials,
+    maintenance,
     emulators,
     url: () => listeningUrl,
     publicUrl,
@@ -332,12 +347,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
         await queue.start();
         await engine.sweep();
         every(options.sweepIntervalMs ?? Math.min(15_000, Math.max(1_000, leaseMs / 2)), () => engine.sweep(), 'recovery sweep');
-        every(60 * 60_000, () => idempotency.purgeExpired(), 'idempotency purge');
         every(options.tokenCareIntervalMs ?? 10 * 60_000, () => credentials.refreshDue(), 'token care');
         await webhooks.sweep();
         every(options.sweepIntervalMs ?? 15_000, () => webhooks.sweep(), 'webhook sweep');
-        void webhooks.purge().catch((err: unknown) => log.error({ err }, 'webhook retention purge failed'));
-        every(60 * 60_000, () => webhooks.purge(), 'webhook retention purge');
+        void maintenance();
+        every(60 * 60_000, maintenance, 'maintenance');
       }
       every(15_000, async () => {
         const depth = await queue.depth();

@@ -65,6 +65,12 @@ export function createConnectService(deps: ConnectDeps) {
   }
 
   return {
+    /** Deletes states past their expiry, used or not: they can never complete a connection again. */
+    async purgeExpired(): Promise<number> {
+      const res = await write((trx) => trx.deleteFrom('oauth_states').where('expires_at', '<', clock.now()).executeTakeFirst());
+      return Number(res.numDeletedRows);
+    },
+
     async start(caller: Caller, platform: Platform, redirectUrl: string | undefined) {
       const adapter = adapterFor(platform);
       const redirect = checkRedirect(redirectUrl ?? caller.defaultRedirectUrl, 'redirect_url');

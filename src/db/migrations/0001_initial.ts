@@ -197,6 +197,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('webhook_deliveries_key_created').on('webhook_deliveries').columns(['api_key_id', 'created_at', 'id']).execute();
   await db.schema.createIndex('webhook_deliveries_created').on('webhook_deliveries').columns(['created_at']).execute();
+  // The retention purge deletes events; their deliveries go by cascade, found through this index.
+  await db.schema.createIndex('webhook_deliveries_event').on('webhook_deliveries').column('event_id').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
