@@ -2,14 +2,14 @@
 // redirect URL (with the PKCE verifier sealed beside it), then the code exchange. Reconnecting updates
 // the account in place and keeps a stored refresh token the new grant lacks.
 import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
 import { ApiError, errors } from '../http/errors.ts';
 import type { Clock } from '../lib/clock.ts';
-import { sha256Hex, type SecretBox } from '../lib/crypto.ts';
+import { pkceChallenge, sha256Hex, type SecretBox } from '../lib/crypto.ts';
 import { newId, randomToken } from '../lib/ids.ts';
 import type { Caller } from '../keys/keys-service.ts';
-import { s256 } from '../sandbox/kit/oauth.ts';
 import type { ConnectedAccount, Platform, PlatformAdapter } from '../platforms/types.ts';
 import type { DomainEvent, Outbox } from '../webhooks/outbox.ts';
 import { sealGrant } from './credentials.ts';
@@ -91,7 +91,7 @@ export function createConnectService(deps: ConnectDeps) {
           used_at: null,
         })
         .execute();
-      const authUrl = adapter.authorizeUrl({ state, redirectUri: redirect, ...(verifier ? { codeChallenge: s256(verifier) } : {}) });
+      const authUrl = adapter.authorizeUrl({ state, redirectUri: redirect, ...(verifier ? { codeChallenge: pkceChallenge(verifier) } : {}) });
       return { authUrl, state };
     },
 
@@ -137,7 +137,14 @@ export function createConnectService(deps: ConnectDeps) {
       if (result.accounts.length === 0) {
         throw errors.unprocessable(undefined, `the ${platform} authorization gave access to no account Herald can publish to`, 'NO_ACCOUNTS');
       }
-      await saveAccounts(caller.id, platform, result.accounts);
+      try {
+        await saveAccounts(caller.id, platform, result.accounts);
+      } catch (err) {
+        // Two connections of the same account at once (PostgreSQL, read committed): both found no row and
+        // the second insert lost. Once more, the row is there and is updated in place.
+        if (!isUniqueViolation(err)) throw err;
+        await saveAccounts(caller.id, platform, result.accounts);
+      }
       const accounts = result.accounts.map((a) => ({ platform, accountId: a.accountId, username: a.username }));
       return { ...accounts[0]!, accounts };
     },

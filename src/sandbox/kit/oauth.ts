@@ -1,6 +1,7 @@
 // Authorization codes and tokens for the emulators: single-use codes, PKCE, expiring access tokens,
 // rotating refresh tokens, revocation, and forced expiry for tests of the refresh path.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { pkceChallenge } from '../../lib/crypto.ts';
 
 export interface OAuthServerOptions {
   now: () => number;
@@ -51,10 +52,6 @@ export type CodeRedemption =
   | { ok: true; userId: string; scopes: string[] }
   | { ok: false; error: 'invalid_grant' | 'invalid_request'; description: string };
 
-export function s256(verifier: string): string {
-  return createHash('sha256').update(verifier).digest('base64url');
-}
-
 export class OAuthServer {
   readonly options: OAuthServerOptions;
   #codes = new Map<string, CodeRecord>();
@@ -87,7 +84,7 @@ export class OAuthServer {
     }
     if (record.challenge) {
       if (!input.codeVerifier) return { ok: false, error: 'invalid_request', description: 'code_verifier is required' };
-      const expected = record.challengeMethod?.toLowerCase() === 'plain' ? input.codeVerifier : s256(input.codeVerifier);
+      const expected = record.challengeMethod?.toLowerCase() === 'plain' ? input.codeVerifier : pkceChallenge(input.codeVerifier);
       if (expected !== record.challenge) return { ok: false, error: 'invalid_grant', description: 'code_verifier does not match' };
     }
     record.used = true;
