@@ -100,6 +100,14 @@ export function createCredentialsService(deps: CredentialsDeps) {
     log.warn({ platform: row.platform, accountId: row.account_id, reason, message }, 'account needs reconnecting');
   }
 
+  function gone(row: AccountRow): Credentials {
+    return {
+      ok: false,
+      disconnected: true,
+      failure: { ok: false, category: 'auth_expired', message: `the ${row.platform} account ${row.username} must be reconnected` },
+    };
+  }
+
   async function doRefresh(row: AccountRow): Promise<Credentials> {
     const platform = row.platform as Platform;
     const opened = tryOpenCredentials(box, row);
@@ -107,12 +115,17 @@ export function createCredentialsService(deps: CredentialsDeps) {
     const result = await adapters[platform].refresh(opened.creds);
     if (result.ok) {
       const sealed = sealGrant(box, row.id, result.grant, row.refresh_token);
-      await db
+      // Fenced on the token refreshed: a reconnect, a disconnect or another process's refresh in the
+      // meantime wins, and its state is what is used.
+      const updated = await db
         .updateTable('accounts')
         .set({ ...sealed, status: 'active', updated_at: clock.now() })
         .where('id', '=', row.id)
-        .execute();
-      return tryOpenCredentials(box, (await loadRow(row.id))!);
+        .where('access_token', '=', row.access_token)
+        .executeTakeFirst();
+      const latest = await loadRow(row.id);
+      if (latest && (Number(updated.numUpdatedRows) === 1 || latest.status === 'active')) return tryOpenCredentials(box, latest);
+      return gone(row);
     }
     deps.onRefreshFailure?.(platform);
     // Another process may have refreshed first (rotating refresh tokens then refuse ours): use its tokens.
@@ -141,13 +154,7 @@ export function createCredentialsService(deps: CredentialsDeps) {
   return {
     /** Credentials ready to use, refreshed first when they expire soon. */
     async forAccount(row: AccountRow): Promise<Credentials> {
-      if (row.status !== 'active') {
-        return {
-          ok: false,
-          disconnected: true,
-          failure: { ok: false, category: 'auth_expired', message: `the ${row.platform} account ${row.username} must be reconnected` },
-        };
-      }
+      if (row.status !== 'active') return gone(row);
       if (needsRefreshAhead(row)) {
         const refreshed = await refreshRow(row);
         // A refresh that failed transiently leaves the old (still valid) token usable.
@@ -166,19 +173,25 @@ export function createCredentialsService(deps: CredentialsDeps) {
      * Threads or Instagram token left alone would otherwise die). Returns how many were refreshed.
      */
     async refreshDue(limit = 200): Promise<number> {
-      const aheads = Object.values(adapters).map((a) => a.info.refreshAheadMs ?? 0);
-      const horizon = clock.now() + Math.max(0, ...aheads);
-      const rows = await db
-        .selectFrom('accounts')
-        .selectAll()
-        .where('status', '=', 'active')
-        .where('token_expires_at', 'is not', null)
-        .where('token_expires_at', '<', horizon)
-        .orderBy('token_expires_at')
-        .limit(limit)
-        .execute();
+      // One query per platform with its own horizon, so accounts whose platform refreshes late (X, 2 h
+      // tokens) never crowd out those that refresh days ahead (Threads, Instagram).
+      const due = await Promise.all(
+        Object.entries(adapters)
+          .filter(([, adapter]) => adapter.info.refreshAheadMs !== null)
+          .map(([platform, adapter]) =>
+            db
+              .selectFrom('accounts')
+              .selectAll()
+              .where('platform', '=', platform)
+              .where('status', '=', 'active')
+              .where('token_expires_at', '<', clock.now() + adapter.info.refreshAheadMs!)
+              .orderBy('token_expires_at')
+              .limit(limit)
+              .execute(),
+          ),
+      );
       let refreshed = 0;
-      for (const row of rows.filter(needsRefreshAhead)) {
+      for (const row of due.flat()) {
         const r = await refreshRow(row).catch((err: unknown) => {
           log.warn({ err, platform: row.platform }, 'token refresh ahead of expiry failed');
           return null;

@@ -35,7 +35,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('accounts_key_platform_account', ['api_key_id', 'platform', 'account_id'])
     .execute();
   // Token care scans for tokens nearing expiry.
-  await db.schema.createIndex('accounts_token_expiry').on('accounts').columns(['token_expires_at']).execute();
+  // Token care: per platform, the active accounts whose token expires soonest.
+  await db.schema.createIndex('accounts_token_expiry').on('accounts').columns(['platform', 'token_expires_at']).where(sql.ref('status'), '=', 'active').execute();
 
   await db.schema
     .createTable('oauth_states')
