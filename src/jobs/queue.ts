@@ -42,9 +42,12 @@ export interface QueuePolicy {
 export type QueuePolicies = Record<QueueName, QueuePolicy>;
 
 /**
- * A publish job's lease follows the target's attempt lease: a worker that vanished is noticed after the
- * same time whichever record holds the work. Both queues hold jobs dated in the future (schedules,
- * back-offs, webhook retries due 5 s after a failure), which only polling finds: at least every second.
+ * A publish job's lease is the target's attempt lease. A job can outlive it (a video still processing
+ * at the platform) and be handed out a second time; that is harmless: each target's claim lets one
+ * attempt through, and the second run finds it taken and looks again when that lease would end. What
+ * notices a dead worker is the attempt lease (heartbeat, recovery sweep), not the job lease. All
+ * queues hold jobs dated in the future (schedules, back-offs, webhook retries due 5 s after a
+ * failure), which only polling finds: at least every second.
  */
 export function queuePolicies(publishLeaseMs: number): QueuePolicies {
   return {

@@ -183,8 +183,10 @@ export function createAttemptsStore(deps: {
     },
 
     /** Schedules a look at a target later (not due yet, or busy with a live attempt elsewhere). */
-    async revisit(targetId: string, at: number): Promise<void> {
-      await write((trx) => queue.enqueue(trx, [{ queue: 'publish-target', payload: { targetId }, runAt: at }]));
+    /** Queues these targets again, in one write (the sweep may find hundreds after an outage). */
+    async revisit(targetIds: string[], at: number): Promise<void> {
+      if (targetIds.length === 0) return;
+      await write((trx) => queue.enqueue(trx, targetIds.map((targetId) => ({ queue: 'publish-target' as const, payload: { targetId }, runAt: at }))));
     },
 
     /** Targets of a post that may still need work (the publish-post job runs each of them). */

@@ -180,8 +180,8 @@ export function createPublishingEngine(deps: EngineDeps) {
     const now = clock.now();
     const claim = await attempts.claim(targetId, now);
     if (claim.kind === 'gone' || claim.kind === 'final') return;
-    if (claim.kind === 'not_due') return attempts.revisit(targetId, claim.at);
-    if (claim.kind === 'busy') return attempts.revisit(targetId, claim.until + 1000);
+    if (claim.kind === 'not_due') return attempts.revisit([targetId], claim.at);
+    if (claim.kind === 'busy') return attempts.revisit([targetId], claim.until + 1000);
 
     const { target } = claim;
     const ctx = { postId: target.post_id, targetId, platform: target.platform, attemptId: claim.attemptId, mode: claim.mode };
@@ -276,7 +276,7 @@ export function createPublishingEngine(deps: EngineDeps) {
       // A due target twice a lease late has lost its job (or its worker): queue it again. Extra jobs
       // are harmless; the claim lets one through.
       const ids = await attempts.orphans(now, Math.max(5_000, 2 * leaseMs), 500);
-      for (const id of ids) await attempts.revisit(id, now);
+      await attempts.revisit(ids, now);
       if (ids.length > 0) log.info({ count: ids.length }, 'recovery sweep re-queued targets');
       return ids.length;
     },
