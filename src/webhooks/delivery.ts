@@ -64,8 +64,9 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
       result.status = 'failed';
       deps.onAttempt?.('gone');
     } else if (redelivery) {
-      // One extra attempt: a delivery still on its schedule keeps it (its job is queued already).
-      result.status = row.status === 'pending' ? 'pending' : 'failed';
+      // One extra attempt: a delivery still on its schedule keeps it (its job is queued already), and
+      // one delivered before stays delivered (its attempt history shows the failed extra send).
+      result.status = row.status === 'failed' ? 'failed' : row.status === 'delivered' ? 'delivered' : 'pending';
       result.nextAttemptAt = row.status === 'pending' ? row.next_attempt_at : null;
     } else {
       const delay = nextAttemptDelayMs(deps.retrySchedule, attempts);

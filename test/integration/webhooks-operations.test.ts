@@ -129,6 +129,24 @@ describe('redeliver', () => {
     assert.deepEqual(detail.body.history.map((a: any) => [a.statusCode, a.redelivery]), [[500, false], [500, false], [500, false], [200, true]]);
   });
 
+  test('a failed redelivery of a delivered event leaves it delivered, with the failure in its history', async () => {
+    const { key, id } = await h.newKey();
+    await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
+    r.fallback = { status: 200 };
+    await record(id, [{ event: 'post.deleted', data: { postId: 'p2' } }]);
+    const [delivered] = await settled(key, 1);
+    assert.equal(delivered.status, 'delivered');
+    r.fallback = { status: 503 };
+    const res = await h.request('POST', `/v1/webhooks/deliveries/${delivered.id}/redeliver`, { key });
+    r.fallback = { status: 200 };
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.status, 'delivered');
+    assert.equal(res.body.lastStatusCode, 503);
+    assert.equal(res.body.deliveredAt, delivered.deliveredAt);
+    const detail = await h.request('GET', `/v1/webhooks/deliveries/${delivered.id}`, { key });
+    assert.deepEqual(detail.body.history.map((a: any) => [a.statusCode, a.redelivery]), [[200, false], [503, true]]);
+  });
+
   test("another key's delivery, or an unknown one, is 404; without settings 400; while disabled 409", async () => {
     const { key, id } = await h.newKey();
     await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
