@@ -163,7 +163,11 @@ export function createPublishingEngine(deps: EngineDeps) {
         // The platform positively shows no post from the earlier attempt: publishing is safe.
         progress.reconcileAnswered = true;
       }
-      const freesAt = await limitFreesAt(db, platform, target.account_id, adapter.info.publishLimits, clock.now());
+      const now = clock.now();
+      const freesAt = await limitFreesAt(db, platform, target.account_id, adapter.info.publishLimits, now, {
+        targetId: target.id,
+        startedAt: target.attempt_started_at ?? now,
+      });
       if (freesAt !== null) {
         return { kind: 'defer', at: freesAt, message: `waiting for ${adapter.info.displayName}'s publishing limit for this account (until ${new Date(freesAt).toISOString()})` };
       }
