@@ -4,8 +4,9 @@ import type { ValidateFunction } from 'ajv';
 import { errors } from '../http/errors.ts';
 import { ajvToApiError, compileStrict } from '../http/validation.ts';
 import { PLATFORM_SETTINGS } from '../platforms/settings.ts';
-import { PLATFORMS, type MediaItem, type Platform, type RuleViolation, type TargetContent } from '../platforms/types.ts';
+import { PLATFORMS, type Platform, type RuleViolation, type TargetContent } from '../platforms/types.ts';
 import { canonicalTimeZone, parseScheduledFor, resolveSchedule } from './schedule.ts';
+import { targetContent } from './target-content.ts';
 import type { CreatePostInput } from './schemas.ts';
 
 export type Mode = 'draft' | 'now' | 'scheduled';
@@ -84,15 +85,19 @@ export function resolveTargets(body: CreatePostInput, mode: Mode): ResolvedTarge
     const specific = t.platformSpecificData ?? {};
     const validate = settingsValidators[t.platform];
     if (!validate(specific)) throw ajvToApiError(validate.errors ?? [], 'body', `platforms[${index}].platformSpecificData`);
-    const postLevelName = PLATFORM_SETTINGS[t.platform].postLevel;
-    const postLevel = postLevelName ? ((body[postLevelName] as Record<string, unknown> | undefined) ?? {}) : {};
-
-    const media: MediaItem[] = t.customMedia ?? sharedMedia;
     return {
       index,
       platform: t.platform,
       accountId: t.accountId,
-      content: { content: t.customContent ?? body.content ?? '', media, settings: { ...postLevel, ...specific } },
+      content: targetContent({
+        platform: t.platform,
+        content: body.content,
+        media: sharedMedia,
+        postSettings: { tiktokSettings: body.tiktokSettings, facebookSettings: body.facebookSettings },
+        customContent: t.customContent,
+        customMedia: t.customMedia,
+        platformSpecificData: specific,
+      }),
       customContent: t.customContent !== undefined,
       customMedia: t.customMedia !== undefined,
       targetSettingNames: new Set(Object.keys(specific)),

@@ -9,7 +9,7 @@ import type { AccountRow, Database, PostRow, TargetRow } from '../db/schema.ts';
 import { settleWithin, type Clock } from '../lib/clock.ts';
 import { fromJson } from '../lib/json.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import { PLATFORM_SETTINGS } from '../platforms/settings.ts';
+import { targetContent } from '../posts/target-content.ts';
 import {
   StaleAttemptError,
   failure,
@@ -46,15 +46,19 @@ interface Progress {
   reconcileAnswered: boolean;
 }
 
-/** The text, media and options a target publishes (its own overrides first). */
-export function publishContent(post: PostRow, target: TargetRow) {
-  const postLevel = PLATFORM_SETTINGS[target.platform as Platform].postLevel;
-  const postSettings = postLevel === 'tiktokSettings' ? post.tiktok_settings : postLevel === 'facebookSettings' ? post.facebook_settings : null;
-  return {
-    content: target.custom_content ?? post.content ?? '',
-    media: fromJson<MediaItem[]>(target.custom_media ?? post.media_items, []),
-    settings: { ...fromJson<Record<string, unknown>>(postSettings, {}), ...fromJson<Record<string, unknown>>(target.platform_specific_data, {}) },
-  };
+function publishContent(post: PostRow, target: TargetRow) {
+  return targetContent({
+    platform: target.platform as Platform,
+    content: post.content,
+    media: fromJson<MediaItem[]>(post.media_items, []),
+    postSettings: {
+      tiktokSettings: fromJson<Record<string, unknown> | null>(post.tiktok_settings, null),
+      facebookSettings: fromJson<Record<string, unknown> | null>(post.facebook_settings, null),
+    },
+    customContent: target.custom_content,
+    customMedia: fromJson<MediaItem[] | null>(target.custom_media, null),
+    platformSpecificData: fromJson<Record<string, unknown> | null>(target.platform_specific_data, null),
+  });
 }
 
 export function createPublishingEngine(deps: EngineDeps) {
