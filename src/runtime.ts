@@ -247,7 +247,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const deliveriesDal = createDeliveriesDal({ db: db.kysely, write: db.write });
   const settingsDal = createSettingsDal({ db: db.kysely, write: db.write });
   const webhookSettings = createWebhookSettings({
-    db: db.kysely,
     write: db.write,
     clock,
     box,

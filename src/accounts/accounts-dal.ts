@@ -17,10 +17,6 @@ export function createAccountsDal(deps: { db: Kysely<Database> }) {
         .executeTakeFirst();
     },
 
-    async findById(id: string, executor: Kysely<Database> = db): Promise<AccountRow | undefined> {
-      return executor.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
-    },
-
     /** The accounts a set of targets names, keyed "platform:accountId". */
     async findForTargets(apiKeyId: string, targets: readonly { platform: Platform; accountId: string }[]): Promise<Map<string, AccountRow>> {
       const out = new Map<string, AccountRow>();

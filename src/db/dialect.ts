@@ -12,14 +12,6 @@ export function forUpdate<DB, TB extends keyof DB, O>(
   return dialect === 'postgres' ? query.forUpdate() : query;
 }
 
-/** `FOR UPDATE SKIP LOCKED` on PostgreSQL, so several workers claim different rows. */
-export function forUpdateSkipLocked<DB, TB extends keyof DB, O>(
-  dialect: DialectName,
-  query: SelectQueryBuilder<DB, TB, O>,
-): SelectQueryBuilder<DB, TB, O> {
-  return dialect === 'postgres' ? query.forUpdate().skipLocked() : query;
-}
-
 /** True when an error is a unique-constraint violation, whichever database raised it. */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;

@@ -122,7 +122,6 @@ export interface JobsTable {
   state: 'queued' | 'active';
   locked_until: number | null;
   attempts: Generated<number>;
-  singleton_key: string | null;
   created_at: number;
 }
 

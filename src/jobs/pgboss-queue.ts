@@ -77,7 +77,6 @@ export async function createPgBossQueue(options: PgBossQueueOptions): Promise<Jo
         await boss.send(job.queue, job.payload as object, {
           db,
           ...(job.runAt !== undefined ? { startAfter: new Date(job.runAt) } : {}),
-          ...(job.singletonKey ? { singletonKey: job.singletonKey } : {}),
         });
       }
     },

@@ -21,8 +21,6 @@ export interface EnqueueJob<Q extends QueueName = QueueName> {
   payload: JobCatalog[Q];
   /** Epoch ms; default now. */
   runAt?: number;
-  /** At most one queued job per key (later duplicates are dropped). */
-  singletonKey?: string;
 }
 
 export type JobHandler<Q extends QueueName> = (payload: JobCatalog[Q]) => Promise<void>;

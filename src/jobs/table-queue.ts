@@ -31,8 +31,8 @@ export interface TableQueueOptions {
 type NewJob = Insertable<JobsTable>;
 // Written with every scheduled post: built and compiled once (see db/prepared.ts).
 const insertJob = prepareRow<NewJob>(
-  ['id', 'queue', 'payload', 'run_at', 'state', 'locked_until', 'singleton_key', 'created_at'],
-  (db, row) => db.insertInto('jobs').values(row).onConflict((oc) => oc.column('singleton_key').where('singleton_key', 'is not', null).doNothing()),
+  ['id', 'queue', 'payload', 'run_at', 'state', 'locked_until', 'created_at'],
+  (db, row) => db.insertInto('jobs').values(row),
 );
 
 export function createTableQueue(options: TableQueueOptions): JobQueue {
@@ -134,7 +134,6 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
           run_at: j.runAt ?? now,
           state: 'queued',
           locked_until: null,
-          singleton_key: j.singletonKey ?? null,
           created_at: now,
         });
       }

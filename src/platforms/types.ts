@@ -5,10 +5,6 @@
 export const PLATFORMS = ['instagram', 'facebook', 'threads', 'tiktok', 'twitter'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
-export function isPlatform(value: unknown): value is Platform {
-  return typeof value === 'string' && (PLATFORMS as readonly string[]).includes(value);
-}
-
 /** Why a platform call failed, in the engine's terms. */
 export type FailureCategory =
   | 'auth_expired' // token invalid or expired: refresh once, then the account needs reconnecting
@@ -52,11 +48,6 @@ export function failure(
   extra: Omit<PlatformFailure, 'ok' | 'category' | 'message'> = {},
 ): PlatformFailure {
   return { ok: false, category, message, ...extra };
-}
-
-/** Categories the engine retries automatically (with backoff, within a budget). */
-export function isTransient(category: FailureCategory): boolean {
-  return category === 'rate_limited' || category === 'platform_unavailable' || category === 'quota_exceeded';
 }
 
 // ---------------------------------------------------------------------------------------------

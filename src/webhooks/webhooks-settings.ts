@@ -1,9 +1,7 @@
 // Webhook settings of a key (API.md section 7): where events go, which ones, and the signing secret
 // (generated on the first save, sealed at rest, bound to its row). The URL is checked against the
 // outbound address rules here, and again by the guarded client on every send.
-import type { Kysely } from 'kysely';
 import type { Writer } from '../db/writer.ts';
-import type { Database } from '../db/schema.ts';
 import { errors } from '../http/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { SecretBox } from '../lib/crypto.ts';
@@ -38,7 +36,6 @@ const secretContext = (apiKeyId: string) => `webhook_settings:${apiKeyId}:secret
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function createWebhookSettings(deps: {
-  db: Kysely<Database>;
   write: Writer['write'];
   clock: Clock;
   box: SecretBox;
@@ -46,7 +43,7 @@ export function createWebhookSettings(deps: {
   deliveries: Pick<DeliveriesDal, 'failPending'>;
   allowPrivateNetworks: boolean;
 }) {
-  const { db, write, clock, box, dal } = deps;
+  const { write, clock, box, dal } = deps;
 
   const open = (row: SettingsRow) => box.open(row.secret, secretContext(row.api_key_id));
 

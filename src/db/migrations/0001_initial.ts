@@ -149,13 +149,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('locked_until', 'bigint')
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('singleton_key', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   // The poller's two claims: due queued jobs, and active jobs whose worker's lease ran out.
   await db.schema.createIndex('jobs_due').on('jobs').columns(['queue', 'run_at']).where(sql.ref('state'), '=', 'queued').execute();
   await db.schema.createIndex('jobs_lease').on('jobs').columns(['queue', 'locked_until']).where(sql.ref('state'), '=', 'active').execute();
-  await db.schema.createIndex('jobs_singleton').on('jobs').column('singleton_key').unique().where(sql.ref('singleton_key'), 'is not', null).execute();
 
   await db.schema
     .createTable('webhook_settings')

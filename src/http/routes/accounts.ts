@@ -1,8 +1,8 @@
 // /v1/accounts: list, disconnect, live health.
 import Type from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AccountsService } from '../../accounts/accounts-service.ts';
-import type { Platform } from '../../platforms/types.ts';
 import { PlatformName } from '../../posts/schemas.ts';
 import { callerOf } from '../fastify-types.ts';
 import { IsoTime, Nullable, NullableIsoTime, StringEnum, commonErrorsA } from '../schemas/common.ts';
@@ -32,7 +32,8 @@ const HealthEntry = Type.Object({
 });
 
 export function accountsRoutes(accounts: AccountsService) {
-  return async (app: FastifyInstance) => {
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/accounts',
       {
@@ -44,7 +45,7 @@ export function accountsRoutes(accounts: AccountsService) {
           response: { 200: Type.Object({ accounts: Type.Array(Account) }), ...commonErrorsA },
         },
       },
-      async (req) => accounts.list(callerOf(req).id, (req.query as { platform?: Platform }).platform),
+      async (req) => accounts.list(callerOf(req).id, req.query.platform),
     );
 
     app.get(
@@ -72,7 +73,7 @@ export function accountsRoutes(accounts: AccountsService) {
         },
       },
       async (req) => {
-        const { platform, accountId } = req.params as { platform: Platform; accountId: string };
+        const { platform, accountId } = req.params;
         return accounts.disconnect(callerOf(req).id, platform, accountId);
       },
     );

@@ -1,8 +1,8 @@
 // /v1/connect/{platform}: start an OAuth authorization, then exchange its code.
 import Type from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ConnectService } from '../../accounts/connect-service.ts';
-import type { Platform } from '../../platforms/types.ts';
 import { PlatformName } from '../../posts/schemas.ts';
 import { callerOf } from '../fastify-types.ts';
 import { ErrorA, commonErrorsA } from '../schemas/common.ts';
@@ -12,7 +12,8 @@ const Params = Type.Object({ platform: PlatformName }, { additionalProperties: f
 const ConnectedRef = Type.Object({ platform: PlatformName, accountId: Type.String(), username: Type.String() });
 
 export function connectRoutes(connect: ConnectService) {
-  return async (app: FastifyInstance) => {
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/connect/:platform',
       {
@@ -29,8 +30,8 @@ export function connectRoutes(connect: ConnectService) {
         },
       },
       async (req) => {
-        const { platform } = req.params as { platform: Platform };
-        return connect.start(callerOf(req), platform, (req.query as { redirect_url?: string }).redirect_url);
+        const { platform } = req.params;
+        return connect.start(callerOf(req), platform, req.query.redirect_url);
       },
     );
 
@@ -59,8 +60,8 @@ export function connectRoutes(connect: ConnectService) {
         },
       },
       async (req) => {
-        const { platform } = req.params as { platform: Platform };
-        return connect.complete(callerOf(req), platform, req.body as { code: string; redirect_url?: string; state?: string });
+        const { platform } = req.params;
+        return connect.complete(callerOf(req), platform, req.body);
       },
     );
   };

@@ -1,5 +1,6 @@
 // /v1/posts: create (shape B errors), list, get, delete.
 import Type from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { PostsService } from '../../posts/posts-service.ts';
 import type { EditService } from '../../publishing/edit.ts';
@@ -13,8 +14,6 @@ import {
   Post,
   PostIdParams,
   PostPage,
-  type CreatePostInput,
-  type ListPostsInput,
 } from '../../posts/schemas.ts';
 import { callerOf } from '../fastify-types.ts';
 import { ErrorA, ErrorB, commonErrorsA } from '../schemas/common.ts';
@@ -30,7 +29,8 @@ const idempotencyHeader = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ description: 'A UUID; repeats of the request with it return the first answer for 24 h.' })),
 });
 
-export async function postsRoutes(app: FastifyInstance, deps: PostsRouteDeps) {
+export async function postsRoutes(base: FastifyInstance, deps: PostsRouteDeps) {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/posts',
     {
@@ -59,7 +59,7 @@ export async function postsRoutes(app: FastifyInstance, deps: PostsRouteDeps) {
       const recovered = req.idempotency?.recoveredResourceId;
       const post = recovered
         ? await deps.posts.get(caller.id, recovered)
-        : await deps.posts.create(caller.id, req.body as CreatePostInput, req.idempotency?.claim);
+        : await deps.posts.create(caller.id, req.body, req.idempotency?.claim);
       return reply.code(201).send(post);
     },
   );
@@ -75,7 +75,7 @@ export async function postsRoutes(app: FastifyInstance, deps: PostsRouteDeps) {
         response: { 200: PostPage, ...commonErrorsA },
       },
     },
-    async (req) => deps.posts.list(callerOf(req).id, req.query as ListPostsInput),
+    async (req) => deps.posts.list(callerOf(req).id, req.query),
   );
 
   app.get(
@@ -89,7 +89,7 @@ export async function postsRoutes(app: FastifyInstance, deps: PostsRouteDeps) {
         response: { 200: Post, ...commonErrorsA },
       },
     },
-    async (req) => deps.posts.get(callerOf(req).id, (req.params as { postId: string }).postId),
+    async (req) => deps.posts.get(callerOf(req).id, req.params.postId),
   );
 
   app.delete(
@@ -103,7 +103,7 @@ export async function postsRoutes(app: FastifyInstance, deps: PostsRouteDeps) {
         response: { 200: DeletedPost, 409: ErrorA, ...commonErrorsA },
       },
     },
-    async (req) => deps.posts.remove(callerOf(req).id, (req.params as { postId: string }).postId),
+    async (req) => deps.posts.remove(callerOf(req).id, req.params.postId),
   );
 
   app.post(
@@ -119,7 +119,7 @@ export async function postsRoutes(app: FastifyInstance, deps: PostsRouteDeps) {
         response: { 200: Post, 409: ErrorA, 422: ErrorA, ...commonErrorsA },
       },
     },
-    async (req) => deps.retry.retry(callerOf(req).id, (req.params as { postId: string }).postId),
+    async (req) => deps.retry.retry(callerOf(req).id, req.params.postId),
   );
 
   app.post(
@@ -136,6 +136,6 @@ export async function postsRoutes(app: FastifyInstance, deps: PostsRouteDeps) {
         response: { 200: EditResult, 409: ErrorA, 422: ErrorA, 502: ErrorA, ...commonErrorsA },
       },
     },
-    async (req) => deps.edit.edit(callerOf(req).id, (req.params as { postId: string }).postId, req.body as Record<string, unknown>),
+    async (req) => deps.edit.edit(callerOf(req).id, req.params.postId, req.body),
   );
 }

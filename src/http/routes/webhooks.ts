@@ -1,9 +1,9 @@
 // /v1/webhooks: settings, the secret, the delivery log with redelivery, and test sends (API.md section 7).
 import Type from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DeliveriesReader } from '../../webhooks/deliveries-read.ts';
 import type { WebhookDelivery } from '../../webhooks/delivery.ts';
-import type { EventName } from '../../webhooks/outbox.ts';
 import { presentDelivery } from '../../webhooks/present.ts';
 import {
   DeliveryDetail,
@@ -15,7 +15,6 @@ import {
   SettingsObject,
   TestBody,
   TestResult,
-  type ListDeliveriesInput,
   type SaveSettingsBodyInput,
 } from '../../webhooks/schemas.ts';
 import type { WebhookSettings } from '../../webhooks/webhooks-settings.ts';
@@ -33,7 +32,8 @@ export interface WebhookRouteDeps {
 
 export function webhooksRoutes(deps: WebhookRouteDeps) {
   const { settings, delivery, reader } = deps;
-  return async (app: FastifyInstance) => {
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
     app.post(
       '/webhooks/settings',
       {
@@ -91,7 +91,7 @@ export function webhooksRoutes(deps: WebhookRouteDeps) {
           response: { 200: DeliveryPage, ...commonErrorsA },
         },
       },
-      async (req) => reader.list(callerOf(req).id, req.query as ListDeliveriesInput),
+      async (req) => reader.list(callerOf(req).id, req.query),
     );
 
     app.get(
@@ -105,7 +105,7 @@ export function webhooksRoutes(deps: WebhookRouteDeps) {
           response: { 200: DeliveryDetail, ...commonErrorsA },
         },
       },
-      async (req) => reader.get(callerOf(req).id, (req.params as { id: string }).id),
+      async (req) => reader.get(callerOf(req).id, req.params.id),
     );
 
     app.post(
@@ -119,7 +119,7 @@ export function webhooksRoutes(deps: WebhookRouteDeps) {
           response: { 200: DeliveryObject, 409: ErrorA, ...commonErrorsA },
         },
       },
-      async (req) => presentDelivery(await delivery.redeliver(callerOf(req).id, (req.params as { id: string }).id)),
+      async (req) => presentDelivery(await delivery.redeliver(callerOf(req).id, req.params.id)),
     );
 
     app.post(
@@ -133,7 +133,7 @@ export function webhooksRoutes(deps: WebhookRouteDeps) {
           response: { 200: TestResult, ...commonErrorsA },
         },
       },
-      async (req) => delivery.test(callerOf(req).id, (req.body as { event: EventName }).event),
+      async (req) => delivery.test(callerOf(req).id, req.body.event),
     );
   };
 }

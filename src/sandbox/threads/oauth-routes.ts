@@ -19,7 +19,6 @@ const KNOWN_SCOPES = new Set([
 ]);
 const SHORT_LIVED_MS = 60 * 60_000;
 const LONG_LIVED_MS = 60 * DAY_MS;
-const CODE_TTL_MS = 60 * 60_000; // codes are valid for an hour and single use
 
 function badApp(message: string) {
   return graphError({ status: 400, type: 'OAuthException', code: 101, message });
