@@ -40,3 +40,19 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** The key's deliveries as GET /v1/webhooks/deliveries lists them (newest first). */
+export async function listDeliveries(h: TestHerald, key?: string, query = ''): Promise<any[]> {
+  const res = await h.request('GET', `/v1/webhooks/deliveries${query}`, { key });
+  assert.equal(res.status, 200, res.text);
+  return res.body.deliveries as any[];
+}
+
+/** The key's newest delivery, once it has `status`. */
+export async function newestDeliveryOnceIs(h: TestHerald, key: string | undefined, status: 'delivered' | 'failed'): Promise<any> {
+  const list = await eventually(async () => {
+    const l = await listDeliveries(h, key);
+    return l[0]?.status === status ? l : undefined;
+  }, 10_000, `the newest delivery to be ${status}`);
+  return list[0];
+}

@@ -1,5 +1,6 @@
 // POST /v1/posts through the real HTTP stack: the three modes, time zones, and every create-time rule
-// with its exact shape-B error.
+// with its exact shape-B error. The rows of the input fault matrix (no content or media, missing platforms,
+// bad timezone, past time, too many targets or media, over 1 MiB) are in test/faults/input.test.ts.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEmulators } from '../../src/sandbox/index.ts';
@@ -85,12 +86,6 @@ describe('modes', () => {
 
 describe('400 rules (shape B)', () => {
   const target = () => [{ platform: 'twitter', accountId: x }];
-  test('content or media is required', () => expectB({ isDraft: true }, 400, 'missing_required_field', 'content'));
-  test('content is required when targets bring nothing either', () =>
-    expectB({ scheduledFor: inAnHour(), platforms: target() }, 400, 'missing_required_field', 'content'));
-  test('platforms are required for non-drafts', () => expectB({ content: 'x', publishNow: true }, 400, 'missing_required_field', 'platforms'));
-  test('empty platforms are refused for non-drafts', () =>
-    expectB({ content: 'x', publishNow: true, platforms: [] }, 400, 'missing_required_field', 'platforms'));
   test('a mode is required', () => expectB({ content: 'x', platforms: target() }, 400, 'missing_required_field', 'publishNow'));
   test('publishNow false alone is no mode', () =>
     expectB({ content: 'x', publishNow: false, platforms: target() }, 400, 'missing_required_field', 'publishNow'));
@@ -98,16 +93,10 @@ describe('400 rules (shape B)', () => {
     expectB({ content: 'x', isDraft: true, publishNow: true }, 400, 'invalid_field_value', 'publishNow'));
   test('publishNow and scheduledFor contradict', () =>
     expectB({ content: 'x', publishNow: true, scheduledFor: inAnHour(), platforms: target() }, 400, 'invalid_field_value', 'scheduledFor'));
-  test('a past time is refused, pointing to publishNow', async () => {
-    const b = await expectB({ content: 'x', scheduledFor: '2020-01-01T00:00:00Z', platforms: target() }, 400, 'invalid_field_value', 'scheduledFor');
-    assert.match(b.error, /publishNow/);
-  });
   test('more than two years ahead is refused', () =>
     expectB({ content: 'x', scheduledFor: new Date(Date.now() + 3 * 365 * 86_400_000).toISOString(), platforms: target() }, 400, 'invalid_field_value', 'scheduledFor'));
   test('an unreadable time is refused', () =>
     expectB({ content: 'x', scheduledFor: 'next tuesday', platforms: target() }, 400, 'invalid_field_value', 'scheduledFor'));
-  test('an unknown time zone is refused', () =>
-    expectB({ content: 'x', scheduledFor: '2030-01-01T10:00:00', timezone: 'Mars/Olympus', platforms: target() }, 400, 'invalid_field_value', 'timezone'));
   test('a local time skipped by DST is refused', async () => {
     const b = await expectB(
       { content: 'x', scheduledFor: '2027-03-14T02:30:00', timezone: 'America/New_York', platforms: target() },
@@ -133,10 +122,6 @@ describe('400 rules (shape B)', () => {
     expectB({ content: 'x', scheduledFor: inAnHour(), platforms: [{ platform: 'threads', accountId: x }] }, 400, 'invalid_field_value', 'platforms[0].accountId'));
   test('duplicate targets are refused', () =>
     expectB({ content: 'x', scheduledFor: inAnHour(), platforms: [...target(), ...target()] }, 400, 'invalid_field_value', 'platforms[1].accountId'));
-  test('more than 25 targets are refused', () =>
-    expectB({ content: 'x', isDraft: true, platforms: Array.from({ length: 26 }, (_, i) => ({ platform: 'twitter', accountId: String(i) })) }, 400, 'invalid_field_value', 'platforms'));
-  test('more than 35 media items are refused', () =>
-    expectB({ isDraft: true, mediaItems: Array.from({ length: 36 }, () => ({ type: 'image', url: 'https://example.com/a.jpg' })) }, 400, 'invalid_field_value', 'mediaItems'));
   test('a media URL must be absolute http(s)', () =>
     expectB({ isDraft: true, mediaItems: [{ type: 'image', url: 'ftp://example.com/a.jpg' }] }, 400, 'invalid_field_value', 'mediaItems[0].url'));
   test('a media type must be image or video', () =>
@@ -190,7 +175,6 @@ describe('422 platform rules (shape B)', () => {
 describe('transport errors (shape B on this route)', () => {
   test('401 without a key', () => expectB({ content: 'x', isDraft: true }, 401, 'invalid_credentials', 'Authorization', { key: null }));
   test('401 comes before validation', () => expectB({ nonsense: true }, 401, 'invalid_credentials', 'Authorization', { key: 'hk_wrong' }));
-  test('413 over 1 MiB', () => expectB({ content: 'x'.repeat(1_100_000), isDraft: true }, 413, 'payload_too_large', null));
   test('415 for a body that is not JSON', async () => {
     await expectB(undefined, 415, 'unsupported_media_type', null, { raw: 'content=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     await expectB(undefined, 415, 'unsupported_media_type', null, { raw: '{"content":"x","isDraft":true}', headers: { 'content-type': 'text/plain' } });

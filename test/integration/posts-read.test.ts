@@ -54,18 +54,12 @@ describe('paging', () => {
     assert.deepEqual(seen, [...created].reverse(), 'every original post, newest first');
   });
 
-  test('default limit is 20; limit outside 1..100 is refused', async () => {
+  test('default limit is 20; limit=100 returns every post (a limit outside 1..100: test/faults/input.test.ts)', async () => {
     const { key } = await h.newKey('limits');
     for (let i = 0; i < 21; i++) await draft(`d${i}`, key);
     const res = await h.request('GET', '/v1/posts', { key });
     assert.equal(res.body.posts.length, 20);
     assert.equal(res.body.hasMore, true);
-    for (const bad of ['0', '101', 'abc', '-1', '2.5']) {
-      const r = await h.request('GET', `/v1/posts?limit=${bad}`, { key });
-      assert.equal(r.status, 400, bad);
-      assert.equal(r.body.code, 'VALIDATION_ERROR');
-      assert.equal(r.body.param, 'limit');
-    }
     const full = await h.request('GET', '/v1/posts?limit=100', { key });
     assert.equal(full.body.posts.length, 21);
     assert.equal(full.body.cursor, null);
