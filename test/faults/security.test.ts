@@ -26,7 +26,7 @@ import { createTestDatabase, startHerald, usingPostgres, type TestDatabase, type
 import { approveConsent } from '../helpers/platform.ts';
 import { overrideLookup } from '../helpers/resolver.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
-import { deleteADraft, eventually, listDeliveries, saveSettings } from '../helpers/webhooks.ts';
+import { deleteADraft, listDeliveries, saveSettings } from '../helpers/webhooks.ts';
 
 const PRIVATE_HOST = 'intranet.herald.test'; // resolved to 10.0.0.1 by the test resolver below
 
