@@ -2,7 +2,6 @@
 // 50 near-future scheduled posts through slowed emulators are killed with SIGKILL mid-way, started again,
 // and then every post must end final, every scheduled post must have fired, and no platform may hold a
 // post twice. On PostgreSQL the restart is one API process and two worker processes.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase } from '../../src/db/database.ts';
@@ -10,9 +9,9 @@ import { createEmulators } from '../../src/sandbox/index.ts';
 import type { Emulator } from '../../src/sandbox/kit/emulator.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
 import { approveConsent } from '../helpers/platform.ts';
-import { createTestDatabase, emulatorEnv, usingPostgres, type TestDatabase } from '../helpers/herald.ts';
+import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/herald.ts';
+import { createKeyWithCli, killProcess, processEnv, startHeraldProcess, type HeraldProcess } from '../helpers/processes.ts';
 
-const MAIN = new URL('../../src/cli/main.ts', import.meta.url).pathname;
 const CALLBACK = 'https://app.example.com/cb';
 const POSTS_EACH = 50;
 
@@ -21,47 +20,16 @@ let server: EmulatorServer;
 let emulators: Emulator[];
 let env: Record<string, string>;
 let apiKey: string;
-const running: ChildProcess[] = [];
+const running: HeraldProcess[] = [];
 
-interface Proc {
-  child: ChildProcess;
-  url: string;
-}
-
-function startProcess(role: 'all' | 'api' | 'worker'): Promise<Proc> {
-  const child = spawn(process.execPath, [MAIN, 'start', '--role', role], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.push(child);
-  let log = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${role} did not start:\n${log}`)), 60_000);
-    const onData = (d: Buffer) => {
-      log += d.toString();
-      const m = /"url":"(http:\/\/[^"]+)"[^\n]*"msg":"Herald is running"/.exec(log);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1]! });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      if (!/Herald is running/.test(log)) reject(new Error(`${role} exited with ${code}:\n${log}`));
-    });
-  });
+async function startProcess(role: 'all' | 'api' | 'worker'): Promise<HeraldProcess> {
+  const p = await startHeraldProcess(role, env);
+  running.push(p);
+  return p;
 }
 
 async function killAll(): Promise<void> {
-  await Promise.all(
-    running.splice(0).map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGKILL');
-        }),
-    ),
-  );
+  await Promise.all(running.splice(0).map((p) => killProcess(p.child)));
 }
 
 async function api(url: string, method: string, path: string, body?: unknown) {
@@ -85,23 +53,12 @@ before(async () => {
   database = await createTestDatabase();
   emulators = createEmulators({ processingMs: 100 });
   server = await startEmulatorServer(emulators);
-  env = {
-    ...(process.env as Record<string, string>),
-    ...emulatorEnv(server),
-    HERALD_DATA_DIR: database.dataDir,
-    HERALD_ENCRYPTION_KEY: database.encryptionKey,
-    HERALD_ALLOW_PRIVATE_NETWORKS: 'true',
+  env = processEnv(database, server, {
     HERALD_PUBLISH_WAIT_MS: '0',
     HERALD_PUBLISH_LEASE_MS: '3000',
     HERALD_PLATFORM_TIMEOUT_MS: '5000',
-    HERALD_RATE_LIMIT_PER_MINUTE: '100000',
-    LOG_LEVEL: 'info',
-    PORT: '0',
-    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
-  };
-  const created = spawnSync(process.execPath, [MAIN, 'keys', 'create', '--name', 'crash', '--json'], { env, encoding: 'utf8' });
-  assert.equal(created.status, 0, created.stderr);
-  apiKey = JSON.parse(created.stdout).key;
+  });
+  apiKey = createKeyWithCli(env, 'crash');
 });
 
 after(async () => {
