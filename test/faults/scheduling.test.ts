@@ -1,7 +1,6 @@
 // Fault matrix: scheduling. Each row is a fault and the outcome Herald must show:
 //   1. posts come due while no worker runs → published as soon as a worker starts, each once
-//   2. a worker process killed (SIGKILL) while holding jobs → another takes over once the leases run out;
-//      every scheduled post fires, each is published once
+//   2. a worker process SIGKILLed while holding jobs → another takes over after the leases; every post fires, once
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase } from '../../src/db/database.ts';
