@@ -5,7 +5,7 @@ import { createEmulators } from '../../src/sandbox/index.ts';
 import type { Emulator } from '../../src/sandbox/kit/emulator.ts';
 import type { LedgerEntry } from '../../src/sandbox/kit/ledger.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
-import { startHerald, type StartOptions, type TestHerald } from './herald.ts';
+import { startHerald, type HttpResult, type StartOptions, type TestHerald } from './herald.ts';
 
 export interface World {
   server: EmulatorServer;
@@ -54,5 +54,28 @@ export async function waitFinal(h: TestHerald, postId: string, timeoutMs = 15_00
     if (['published', 'partial', 'failed'].includes(res.body.status)) return res.body;
     if (Date.now() > deadline) throw new Error(`post ${postId} not final: ${res.text}`);
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Polls until every one of the posts is final, reading the list (one request per page a round) rather
+ * than each post, so that many posts can be awaited within the API's rate limit. Returns them in order.
+ */
+export async function waitAllFinal(h: TestHerald, postIds: string[], timeoutMs = 30_000, key?: string) {
+  const deadline = Date.now() + timeoutMs;
+  const wanted = new Set(postIds);
+  for (;;) {
+    const seen = new Map<string, any>();
+    let cursor: string | null = null;
+    do {
+      const res: HttpResult = await h.request('GET', `/v1/posts?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+      assert.equal(res.status, 200, res.text);
+      for (const p of res.body.posts) if (wanted.has(p.id)) seen.set(p.id, p);
+      cursor = res.body.cursor;
+    } while (cursor);
+    const open = postIds.filter((id) => !['published', 'partial', 'failed'].includes(seen.get(id)?.status));
+    if (open.length === 0) return postIds.map((id) => seen.get(id));
+    if (Date.now() > deadline) throw new Error(`${open.length} posts not final: ${JSON.stringify(open.slice(0, 3).map((id) => seen.get(id) ?? id))}`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -1,5 +1,6 @@
 // The publishing engine with real emulators: parallel publishNow, scheduled firing, partial failure and
-// retry, background completion, per-account limits, disconnected accounts.
+// retry, background completion, per-account limits, disconnected accounts. Platform faults and crashes
+// (5xx, 429, resets, dead processes, concurrent retries, several workers): test/faults/publishing.test.ts.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connectAccount } from '../helpers/connect.ts';
@@ -102,31 +103,6 @@ describe('failures and retry', () => {
     const again = await w.h.request('POST', `/v1/posts/${post.id}/retry`);
     assert.equal(again.status, 409);
     assert.equal(again.body.code, 'NO_FAILED_TARGETS');
-  });
-
-  test('a transient 500 is retried and posts once', async () => {
-    const x = w.emu('twitter');
-    x.faults.add({ kind: 'server_error', method: 'POST', path: '/2/tweets', count: 1 });
-    const content = `after a 500 ${Date.now()}`;
-    const post = await publishNow(w.h, { content, platforms: [all()[0]!] });
-    assert.equal(post.status, 'published', JSON.stringify(post));
-    assert.equal(post.platforms[0].attempts, 2);
-    assert.equal(posted(x, { text: content }).length, 1);
-  });
-
-  test('a 429 waits for the platform reset before the next attempt', async () => {
-    const x = w.emu('twitter');
-    x.faults.add({ kind: 'rate_limited', method: 'POST', path: '/2/tweets', count: 1, resetSeconds: 2 });
-    const content = `after a 429 ${Date.now()}`;
-    const started = Date.now();
-    const first = await publishNow(w.h, { content, platforms: [all()[0]!] });
-    const done = first.status === 'published' ? first : await waitFinal(w.h, first.id);
-    assert.equal(done.status, 'published');
-    const attempts = x.calls.filter((c) => c.method === 'POST' && c.path === '/2/tweets' && c.at >= started);
-    const limited = attempts.find((c) => c.status === 429)!;
-    const success = attempts.find((c) => c.status === 201)!;
-    assert.ok(success.at - limited.at >= 1000, `waited ${success.at - limited.at} ms for a 2 s reset`);
-    assert.equal(posted(x, { text: content }).length, 1);
   });
 
   test('accept-then-hang is reconciled, never posted twice', async () => {

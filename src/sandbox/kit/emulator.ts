@@ -71,9 +71,12 @@ function sleep(ms: number): Promise<void> {
 export function installCommon(app: FastifyInstance, emu: Emulator): void {
   const prefix = app.prefix;
   const hanging = new WeakSet<FastifyRequest>();
+  const resetting = new WeakSet<FastifyRequest>();
+
+  const pathOf = (req: FastifyRequest) => (req.url.split('?')[0] ?? '').slice(prefix.length) || '/';
 
   app.addHook('onRequest', async (req, reply) => {
-    const path = (req.url.split('?')[0] ?? '').slice(prefix.length) || '/';
+    const path = pathOf(req);
     if (path.startsWith(CONTROL)) return;
     if (emu.latencyMs > 0) await sleep(emu.latencyMs);
     const rule = emu.faults.take(req.method, path);
@@ -84,6 +87,9 @@ export function installCommon(app: FastifyInstance, emu: Emulator): void {
         return;
       case 'accept_then_hang':
         hanging.add(req);
+        return;
+      case 'accept_then_reset':
+        resetting.add(req);
         return;
       case 'drop':
         reply.hijack();
@@ -96,7 +102,14 @@ export function installCommon(app: FastifyInstance, emu: Emulator): void {
     }
   });
 
-  app.addHook('onSend', async (req, _reply, payload) => {
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (resetting.has(req)) {
+      // The work is done; the connection is cut before a byte of the answer leaves. No response
+      // completes, so the call is logged here, with the status that was never delivered.
+      emu.calls.push({ method: req.method, path: pathOf(req), status: reply.statusCode, at: Date.now() });
+      req.raw.socket.destroy();
+      return payload;
+    }
     if (!hanging.has(req)) return payload;
     // The work is done; the answer never comes. Hold it until the client gives up.
     await new Promise<void>((resolve) => {
@@ -110,8 +123,8 @@ export function installCommon(app: FastifyInstance, emu: Emulator): void {
   });
 
   app.addHook('onResponse', async (req, reply) => {
-    const path = (req.url.split('?')[0] ?? '').slice(prefix.length) || '/';
-    if (path.startsWith(CONTROL)) return;
+    const path = pathOf(req);
+    if (path.startsWith(CONTROL) || resetting.has(req)) return;
     emu.calls.push({ method: req.method, path, status: reply.statusCode, at: Date.now() });
   });
 

@@ -12,12 +12,13 @@ export type ErrorFaultKind =
 export type BehaviourFaultKind =
   | 'slow' // wait delayMs, then answer normally
   | 'accept_then_hang' // do the work (the post exists), then never answer
+  | 'accept_then_reset' // do the work (the post exists), then cut the connection instead of answering
   | 'drop'; // cut the connection before doing anything
 
 export type FaultKind = ErrorFaultKind | BehaviourFaultKind;
 
 export const ERROR_FAULT_KINDS: readonly ErrorFaultKind[] = ['server_error', 'rate_limited', 'expired_token', 'validation', 'permission'];
-export const FAULT_KINDS: readonly FaultKind[] = [...ERROR_FAULT_KINDS, 'slow', 'accept_then_hang', 'drop'];
+export const FAULT_KINDS: readonly FaultKind[] = [...ERROR_FAULT_KINDS, 'slow', 'accept_then_hang', 'accept_then_reset', 'drop'];
 
 export interface FaultRule {
   kind: FaultKind;
