@@ -151,8 +151,11 @@ export function createEditService(deps: {
     return found;
   }
 
-  /** A claim left by an earlier request: settled first, or the caller is told one is in flight. */
-  async function settle(apiKeyId: string, target: TargetRow, account: AccountRow): Promise<void> {
+  /**
+   * A claim left by an earlier request: settled first, or the caller is told one is in flight.
+   * Returns the earlier edit when X had made it.
+   */
+  async function settle(apiKeyId: string, target: TargetRow, account: AccountRow): Promise<(Published & { content: string; previous: string }) | null> {
     const raw = target.edit_pending!;
     const pending = JSON.parse(raw) as PendingEdit;
     if (pending.until > clock.now()) throw errors.conflict('another edit of this tweet is in progress; read the post and try again once it is done');
@@ -162,6 +165,21 @@ export function createEditService(deps: {
         category: 'outcome_unknown',
       });
     }
+    return found.found ? { ...found, content: pending.content, previous: pending.previous } : null;
+  }
+
+  function answer(postId: string, target: TargetRow, editCount: number, previous: string, published: Published, editableUntil: number) {
+    return {
+      id: postId,
+      platform: 'twitter' as const,
+      accountId: target.account_id,
+      platformPostId: published.platformPostId,
+      previousPlatformPostId: previous,
+      platformPostUrl: published.platformPostUrl,
+      editCount,
+      editsRemaining: MAX_EDITS - editCount,
+      editableUntil: new Date(editableUntil).toISOString(),
+    };
   }
 
   function checkRules(target: TargetRow, account: AccountRow, content: string): number {
@@ -183,8 +201,12 @@ export function createEditService(deps: {
       const accountId = body.accountId as string | undefined;
       let { target, account } = await load(apiKeyId, postId, accountId);
       if (target.edit_pending !== null) {
-        await settle(apiKeyId, target, account);
+        const earlier = await settle(apiKeyId, target, account);
         ({ target, account } = await load(apiKeyId, postId, accountId));
+        // The caller sending again the edit whose answer was lost: X made it, so that is the answer.
+        if (earlier && earlier.content === content && target.platform_post_id === earlier.platformPostId) {
+          return answer(postId, target, target.edit_count, earlier.previous, earlier, (target.published_at ?? 0) + EDIT_WINDOW_MS);
+        }
       }
       const editableUntil = checkRules(target, account, content);
 
@@ -215,18 +237,7 @@ export function createEditService(deps: {
           });
         }
       }
-      const editCount = target.edit_count + 1;
-      return {
-        id: postId,
-        platform: 'twitter' as const,
-        accountId: target.account_id,
-        platformPostId: published.platformPostId,
-        previousPlatformPostId: pending.previous,
-        platformPostUrl: published.platformPostUrl,
-        editCount,
-        editsRemaining: MAX_EDITS - editCount,
-        editableUntil: new Date(editableUntil).toISOString(),
-      };
+      return answer(postId, target, target.edit_count + 1, pending.previous, published, editableUntil);
     },
   };
 }

@@ -202,3 +202,24 @@ test('an edit X cannot account for stays claimed: the next edit asks X first and
   assert.equal(posted(twitter, { kind: 'edit', text: 'made for sure' }).length, 1);
   assert.equal((await editedEvents(post.id)).length, 2);
 });
+
+test('sending again the edit X could not account for: X had made it, so that is the answer, not a second edit', async () => {
+  const post = await publishNow(w.h, { content: `resend ${Date.now()}`, platforms: [{ platform: 'twitter', accountId: premium }] });
+  const twitter = w.emu('twitter');
+  const content = `resent edit ${Date.now()}`;
+  twitter.faults.add({ kind: 'accept_then_hang', method: 'POST', path: '/2/tweets' });
+  twitter.faults.add({ kind: 'server_error', method: 'GET', path: '/2/tweets/', forever: true });
+  const unknown = await edit(post.id, { content });
+  twitter.faults.clear();
+  assert.equal(unknown.status, 502, unknown.text);
+  assert.equal(unknown.body.details.category, 'outcome_unknown');
+
+  const again = await edit(post.id, { content });
+  assert.equal(again.status, 200, again.text);
+  const made = posted(twitter, { kind: 'edit', text: content });
+  assert.equal(made.length, 1, 'X holds one edit with that text');
+  assert.equal(again.body.platformPostId, made[0]!.id);
+  assert.equal(again.body.previousPlatformPostId, post.platforms[0].platformPostId);
+  assert.equal(again.body.editCount, 1);
+  assert.equal((await editedEvents(post.id)).length, 1);
+});
