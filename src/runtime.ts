@@ -10,6 +10,7 @@ import { createConnectService } from './accounts/connect-service.ts';
 import { createCredentialsService, type CredentialsService } from './accounts/credentials.ts';
 import { SANDBOX_ROUTES, type Config } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
+import { exclusive } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
 import { accountsRoutes } from './http/routes/accounts.ts';
@@ -376,8 +377,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   };
 }
 
-/** On the very first start of an empty database one key is created, so the service is usable at once. */
-export async function ensureFirstKey(keys: KeysService): Promise<CreatedKey | null> {
-  if ((await keys.count()) > 0) return null;
-  return keys.create('default');
+/**
+ * On the very first start of an empty database one key is created, so the service is usable at once;
+ * one only, even when several API processes start together.
+ */
+export async function ensureFirstKey(db: Db, keys: KeysService): Promise<CreatedKey | null> {
+  return db.write(async (trx) => {
+    await exclusive(db.dialect, trx, 'herald:first-key');
+    if ((await keys.count(trx)) > 0) return null;
+    return keys.create('default', trx);
+  });
 }

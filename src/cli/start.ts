@@ -6,7 +6,7 @@ export async function startCommand(config: Config, role: Role): Promise<number> 
   const runtime = await createRuntime(config, { role });
   let first;
   try {
-    first = role === 'worker' ? null : await ensureFirstKey(runtime.keys);
+    first = role === 'worker' ? null : await ensureFirstKey(runtime.db, runtime.keys);
     await runtime.start();
   } catch (err) {
     await runtime.stop().catch(() => {});

@@ -49,7 +49,7 @@ const keyByHash = prepare<[string], Pick<ApiKeyRow, 'id' | 'name' | 'default_red
 export function createKeysService(deps: { db: Kysely<Database>; clock: Clock }) {
   const { db, clock } = deps;
   return {
-    async create(name: string): Promise<CreatedKey> {
+    async create(name: string, executor: Kysely<Database> = db): Promise<CreatedKey> {
       const key = `hk_${randomToken(32)}`; // 43 url-safe characters after the prefix
       const row: ApiKeyRow = {
         id: newId('key'),
@@ -60,7 +60,7 @@ export function createKeysService(deps: { db: Kysely<Database>; clock: Clock }) 
         created_at: clock.now(),
         revoked_at: null,
       };
-      await db.insertInto('api_keys').values(row).execute();
+      await executor.insertInto('api_keys').values(row).execute();
       return { ...info(row), key };
     },
 
@@ -69,8 +69,8 @@ export function createKeysService(deps: { db: Kysely<Database>; clock: Clock }) 
       return rows.map(info);
     },
 
-    async count(): Promise<number> {
-      const row = await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    async count(executor: Kysely<Database> = db): Promise<number> {
+      const row = await executor.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       return Number(row.n);
     },
 

@@ -3,7 +3,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestDatabase, type TestDatabase } from '../helpers/herald.ts';
+import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/herald.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { createKeysService } from '../../src/keys/keys-service.ts';
+import { systemClock } from '../../src/lib/clock.ts';
+import { ensureFirstKey } from '../../src/runtime.ts';
 
 const MAIN = new URL('../../src/cli/main.ts', import.meta.url).pathname;
 let database: TestDatabase;
@@ -108,6 +113,21 @@ describe('herald start', () => {
       });
       assert.equal(JSON.parse(again.stdout).length, 1);
     } finally {
+      await fresh.drop();
+    }
+  });
+
+  test('API processes starting together on an empty PostgreSQL database create one first key', { skip: !usingPostgres && 'the embedded database runs one process' }, async () => {
+    const fresh = await createTestDatabase();
+    // Four connections pools stand for four processes; their first-key checks run at the same moment.
+    const dbs = [1, 2, 3, 4].map(() => openDatabase({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl }));
+    try {
+      await migrateToLatest(dbs[0]!);
+      const created = await Promise.all(dbs.map((db) => ensureFirstKey(db, createKeysService({ db: db.kysely, clock: systemClock }))));
+      assert.equal(created.filter(Boolean).length, 1, 'one of them created a key');
+      assert.equal(await createKeysService({ db: dbs[0]!.kysely, clock: systemClock }).count(), 1);
+    } finally {
+      for (const db of dbs) await db.close();
       await fresh.drop();
     }
   });
