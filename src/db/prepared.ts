@@ -67,3 +67,30 @@ export function prepareRow<R extends object, Row = unknown>(
     execute: (executor, row) => inner.execute(executor, ...keys.map((k) => (row[k] === undefined ? null : row[k]))),
   };
 }
+
+/**
+ * Prepares a multi-row insert: one statement for however many rows, compiled once per row count (a
+ * post's targets go in together rather than one statement each).
+ */
+export function prepareRows<R extends object, Row = unknown>(
+  keys: readonly (keyof R & string)[],
+  build: (db: Kysely<any>, rows: R[]) => Compilable<Row>,
+): { execute(executor: Kysely<any>, rows: readonly R[]): Promise<QueryResult<Row>> } {
+  const byCount = new Map<number, Prepared<unknown[], Row>>();
+  return {
+    execute(executor, rows) {
+      let inner = byCount.get(rows.length);
+      if (!inner) {
+        const n = rows.length;
+        inner = prepare<unknown[], Row>(keys.length * n, (db, ...slots) =>
+          build(
+            db,
+            Array.from({ length: n }, (_, r) => Object.fromEntries(keys.map((k, i) => [k, slots[r * keys.length + i]])) as R),
+          ),
+        );
+        byCount.set(n, inner);
+      }
+      return inner.execute(executor, ...rows.flatMap((row) => keys.map((k) => (row[k] === undefined ? null : row[k]))));
+    },
+  };
+}

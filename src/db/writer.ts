@@ -1,15 +1,16 @@
 // Every write transaction goes through write(). On PostgreSQL it is a plain transaction (the server runs
 // many at once and groups their commits itself). On SQLite, which has one writer, transactions that
-// arrive while another is running are run together in the next transaction, each in its own savepoint:
-// one commit (and one WAL sync) serves many requests, and an item that fails rolls back alone.
+// arrive while another is running are run together in the next transaction: one commit (and one WAL
+// sync) serves many requests, and an item that fails rolls back alone (see runBatch).
 //
 // Rules for callers: a write function does database work only (no platform calls, no waiting on
-// anything else), because everything queued behind it waits for it; and it never calls write() itself
+// anything else, no effect outside the transaction), because everything queued behind it waits for it
+// and it may be run again after a rollback; and it never calls write() itself
 // (that write would wait for the batch it is part of). Detecting the nesting would need async context
 // tracking on every promise, which costs more than the writes it guards.
 // The grouping happens on its own: a flush starts one macrotask after the first write arrives, by when
 // the other requests in flight have reached their writes too.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DialectName } from './dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -37,33 +38,42 @@ export function createWriter(db: Kysely<Database>, dialect: DialectName): Writer
   let flushing = false;
   let scheduled = false;
 
+  // Optimistic: the batch runs in one transaction with no savepoints (a savepoint per item costs more
+  // than the writes). When an item throws, the transaction is rolled back and run again without it:
+  // the items before it together, it alone (to fail on its own), the items after it together. So a
+  // write function may run more than once, which is why it must do database work only.
   async function runBatch(batch: Item[]): Promise<void> {
-    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    if (batch.length === 0) return;
+    const values: unknown[] = [];
+    const failures: { index: number; error: unknown }[] = [];
     try {
       await db.transaction().execute(async (trx) => {
-        for (const item of batch) {
-          await sql`savepoint herald_write`.execute(trx);
+        for (const [index, item] of batch.entries()) {
           try {
-            const value = await item.fn(trx);
-            await sql`release herald_write`.execute(trx);
-            outcomes.push({ ok: true, value });
+            values.push(await item.fn(trx));
           } catch (error) {
-            await sql`rollback to herald_write`.execute(trx);
-            await sql`release herald_write`.execute(trx);
-            outcomes.push({ ok: false, error });
+            failures.push({ index, error });
+            throw error;
           }
         }
       });
-    } catch (commitError) {
-      // Nothing of the batch was committed.
-      for (const item of batch) item.reject(commitError);
+    } catch (error) {
+      const failed = failures[0];
+      if (!failed) {
+        // The commit itself failed: nothing of the batch was written.
+        for (const item of batch) item.reject(error);
+        return;
+      }
+      if (batch.length === 1) {
+        batch[0]!.reject(failed.error);
+        return;
+      }
+      await runBatch(batch.slice(0, failed.index));
+      await runBatch([batch[failed.index]!]);
+      await runBatch(batch.slice(failed.index + 1));
       return;
     }
-    batch.forEach((item, i) => {
-      const o = outcomes[i]!;
-      if (o.ok) item.resolve(o.value);
-      else item.reject(o.error);
-    });
+    batch.forEach((item, i) => item.resolve(values[i]));
   }
 
   async function flush(): Promise<void> {

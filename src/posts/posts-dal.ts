@@ -5,7 +5,7 @@ import type { DialectName } from '../db/dialect.ts';
 import { forUpdate } from '../db/dialect.ts';
 import type { Database, NewPost, NewTarget, PostRow, PostStatus, TargetRow } from '../db/schema.ts';
 import type { Platform } from '../platforms/types.ts';
-import { prepareRow } from '../db/prepared.ts';
+import { prepareRow, prepareRows } from '../db/prepared.ts';
 import type { Cursor } from './cursor.ts';
 
 export interface PostWithTargets {
@@ -33,10 +33,10 @@ const TARGET_COLUMNS = [
   'published_at', 'edit_count', 'edit_pending', 'original_platform_post_id', 'updated_at',
 ] as const satisfies readonly (keyof NewTarget)[];
 
-// Created with every post: built and compiled once (see db/prepared.ts). Targets go in one row per
-// statement, so the compiled form does not depend on how many a post has.
+// Created with every post: built and compiled once (see db/prepared.ts); a post's targets go in one
+// statement, compiled once per target count.
 const insertPost = prepareRow<NewPost>(POST_COLUMNS, (db, row) => db.insertInto('posts').values(row));
-const insertTarget = prepareRow<NewTarget>(TARGET_COLUMNS, (db, row) => db.insertInto('post_targets').values(row));
+const insertTargets = prepareRows<NewTarget>(TARGET_COLUMNS, (db, rows) => db.insertInto('post_targets').values(rows));
 
 export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectName }) {
   const { db, dialect } = deps;
@@ -52,7 +52,7 @@ export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectNam
   return {
     async insert(trx: Kysely<Database>, post: NewPost, targets: NewTarget[]): Promise<void> {
       await insertPost.execute(trx, post);
-      for (const target of targets) await insertTarget.execute(trx, target);
+      if (targets.length > 0) await insertTargets.execute(trx, targets);
     },
 
     async get(apiKeyId: string, postId: string, executor: Kysely<Database> = db): Promise<PostWithTargets | null> {

@@ -41,6 +41,8 @@ test('an account disconnected while the outcome is unknown: after reconnecting, 
     x.faults.add({ kind: 'accept_then_hang', method: 'POST', path: '/2/tweets', count: 1 });
     const content = `leaving ${Date.now()}`;
     const first = await publishNow(w2.h, { content, platforms: [{ platform: 'twitter', accountId }] });
+    // The account goes away while X holds the call: once X has made the post, before it answers.
+    for (let i = 0; i < 200 && posted(x, { text: content }).length === 0; i++) await new Promise((r) => setTimeout(r, 25));
     assert.equal((await w2.h.request('DELETE', `/v1/accounts/twitter/${accountId}`)).status, 200);
     const failed = await waitFinal(w2.h, first.id, 20_000);
     assert.equal(failed.platforms[0].errorCode, 'account_disconnected');

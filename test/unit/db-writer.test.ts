@@ -1,4 +1,4 @@
-// The SQLite group commit: concurrent write transactions share a commit, each isolated by a savepoint.
+// The SQLite group commit: concurrent write transactions share a commit; a failing one is rolled back alone.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,4 +54,26 @@ test('results are delivered only after the commit', async () => {
   } finally {
     await other.close();
   }
+});
+
+test('failures anywhere in a batch: every other write commits once, in order', async () => {
+  await sql`delete from t`.execute(db.kysely);
+  const runs = new Map<number, number>();
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: 30 }, (_, i) =>
+      db.write(async (trx) => {
+        runs.set(i, (runs.get(i) ?? 0) + 1);
+        await sql`insert into t (id, v) values (${100 + i}, ${`v${i}`})`.execute(trx);
+        if (i % 7 === 3) throw new Error(`write ${i} refuses`);
+        return i;
+      }),
+    ),
+  );
+  const failing = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [i] : []));
+  assert.deepEqual(failing, [3, 10, 17, 24]);
+  const rows = (await sql<{ id: number }>`select id from t order by id`.execute(db.kysely)).rows.map((r) => r.id - 100);
+  assert.deepEqual(rows, Array.from({ length: 30 }, (_, i) => i).filter((i) => !failing.includes(i)));
+  // A write may run again after a rollback (which is why write functions do database work only): at most
+  // once more per failure in its batch.
+  assert.ok([...runs.values()].every((n) => n >= 1 && n <= failing.length + 1));
 });
