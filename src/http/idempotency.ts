@@ -21,6 +21,8 @@ export interface ClaimRef {
   apiKeyId: string;
   key: string;
   claimId: string;
+  /** Set once the answer was stored with the resource (attachAnswer): the HTTP layer stores nothing more. */
+  answered?: boolean;
 }
 
 export type Claim =
@@ -38,6 +40,11 @@ export interface IdempotencyStore {
    * when another request has taken the key over, so the creating transaction rolls back.
    */
   attachResource(trx: Kysely<Database>, claim: ClaimRef, resourceId: string): Promise<void>;
+  /**
+   * As attachResource, and stores the answer in the same transaction, for requests whose answer is
+   * known before they commit (nothing left to wait for): the key is done when the resource exists.
+   */
+  attachAnswer(trx: Kysely<Database>, claim: ClaimRef, resourceId: string, status: number, body: string): Promise<void>;
   complete(claim: ClaimRef, status: number, body: string): Promise<void>;
   /**
    * Gives the key up (the response is not one to replay: 5xx). A key that already names what it created
@@ -69,6 +76,14 @@ const attachQuery = prepare<[string, string, string, string]>(4, (db, resourceId
   db
     .updateTable('idempotency_keys')
     .set({ resource_id: resourceId })
+    .where('api_key_id', '=', apiKeyId)
+    .where('key', '=', key)
+    .where('claim_id', '=', claimId),
+);
+const attachAnswerQuery = prepare<[string, number, string, string, string, string]>(6, (db, resourceId, status, body, apiKeyId, key, claimId) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({ resource_id: resourceId, state: 'done', response_status: status, response_body: body })
     .where('api_key_id', '=', apiKeyId)
     .where('key', '=', key)
     .where('claim_id', '=', claimId),
@@ -142,6 +157,11 @@ export function createIdempotencyStore(deps: { write: Writer['write']; clock: Cl
 
     async attachResource(trx, claim, resourceId) {
       const r = await attachQuery.execute(trx, resourceId, claim.apiKeyId, claim.key, claim.claimId);
+      if (Number(r.numAffectedRows ?? 0n) !== 1) throw errors.idempotencyInUse();
+    },
+
+    async attachAnswer(trx, claim, resourceId, status, body) {
+      const r = await attachAnswerQuery.execute(trx, resourceId, status, body, claim.apiKeyId, claim.key, claim.claimId);
       if (Number(r.numAffectedRows ?? 0n) !== 1) throw errors.idempotencyInUse();
     },
 

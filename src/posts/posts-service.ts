@@ -143,15 +143,20 @@ export function createPostsService(deps: PostsServiceDeps) {
       const events: DomainEvent[] =
         plan.mode === 'scheduled' ? [{ event: 'post.scheduled', data: { postId: post.id, scheduledFor: new Date(runAt).toISOString() } }] : [];
 
+      // A draft or scheduled post's answer is known now: it is stored with the key in the same
+      // transaction, so a repeat is answered from the moment the post exists (one write less, too).
+      const answer = plan.mode === 'now' ? null : presentPost(post as never, targetRows);
       await write(async (trx) => {
         await posts.insert(trx, post, targetRows as NewTarget[]);
-        if (idempotencyClaim) await idempotency.attachResource(trx, idempotencyClaim, post.id);
+        if (idempotencyClaim && answer) await idempotency.attachAnswer(trx, idempotencyClaim, post.id, 201, JSON.stringify(answer));
+        else if (idempotencyClaim) await idempotency.attachResource(trx, idempotencyClaim, post.id);
         await queue.enqueue(trx, jobs);
         await outbox.record(trx, apiKeyId, events);
       });
+      if (idempotencyClaim && answer) idempotencyClaim.answered = true;
       queue.nudge();
 
-      if (plan.mode !== 'now') return presentPost(post as never, targetRows);
+      if (answer) return answer;
       publisher.startNow(
         post.id as string,
         targetRows.map((t) => t.id),
