@@ -1,8 +1,15 @@
 // Data access for connected accounts. Tokens arrive here already sealed (accounts-service seals and
 // opens them); this file never sees a plaintext token.
 import type { Kysely } from 'kysely';
+import { prepareByCount } from '../db/prepared.ts';
 import type { AccountRow, Database } from '../db/schema.ts';
 import type { Platform } from '../platforms/types.ts';
+
+// Read with every post created: compiled once per number of accounts named (see db/prepared.ts).
+const accountsNamed = prepareByCount<AccountRow>(
+  (n) => n + 1,
+  (db, _n, [apiKeyId, ...accountIds]) => db.selectFrom('accounts').selectAll().where('api_key_id', '=', apiKeyId).where('account_id', 'in', accountIds),
+);
 
 export function createAccountsDal(deps: { db: Kysely<Database> }) {
   const { db } = deps;
@@ -21,12 +28,8 @@ export function createAccountsDal(deps: { db: Kysely<Database> }) {
     async findForTargets(apiKeyId: string, targets: readonly { platform: Platform; accountId: string }[]): Promise<Map<string, AccountRow>> {
       const out = new Map<string, AccountRow>();
       if (targets.length === 0) return out;
-      const rows = await db
-        .selectFrom('accounts')
-        .selectAll()
-        .where('api_key_id', '=', apiKeyId)
-        .where('account_id', 'in', [...new Set(targets.map((t) => t.accountId))])
-        .execute();
+      const ids = [...new Set(targets.map((t) => t.accountId))];
+      const { rows } = await accountsNamed.execute(db, ids.length, [apiKeyId, ...ids]);
       for (const row of rows) out.set(`${row.platform}:${row.account_id}`, row);
       return out;
     },

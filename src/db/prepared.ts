@@ -69,28 +69,36 @@ export function prepareRow<R extends object, Row = unknown>(
 }
 
 /**
- * Prepares a multi-row insert: one statement for however many rows, compiled once per row count (a
- * post's targets go in together rather than one statement each).
+ * Prepares a query whose shape depends only on a count (the rows of an insert, the values of an `in`
+ * list): compiled once per count, with `arity(count)` values.
  */
+export function prepareByCount<Row = unknown>(
+  arity: (count: number) => number,
+  build: (db: Kysely<any>, count: number, slots: unknown[]) => Compilable<Row>,
+): { execute(executor: Kysely<any>, count: number, args: unknown[]): Promise<QueryResult<Row>> } {
+  const byCount = new Map<number, Prepared<unknown[], Row>>();
+  return {
+    execute(executor, count, args) {
+      let inner = byCount.get(count);
+      if (!inner) {
+        inner = prepare<unknown[], Row>(arity(count), (db, ...slots) => build(db, count, slots));
+        byCount.set(count, inner);
+      }
+      return inner.execute(executor, ...args);
+    },
+  };
+}
+
+/** Prepares a multi-row insert: one statement for however many rows, compiled once per row count. */
 export function prepareRows<R extends object, Row = unknown>(
   keys: readonly (keyof R & string)[],
   build: (db: Kysely<any>, rows: R[]) => Compilable<Row>,
 ): { execute(executor: Kysely<any>, rows: readonly R[]): Promise<QueryResult<Row>> } {
-  const byCount = new Map<number, Prepared<unknown[], Row>>();
+  const inner = prepareByCount<Row>(
+    (n) => keys.length * n,
+    (db, n, slots) => build(db, Array.from({ length: n }, (_, r) => Object.fromEntries(keys.map((k, i) => [k, slots[r * keys.length + i]])) as R)),
+  );
   return {
-    execute(executor, rows) {
-      let inner = byCount.get(rows.length);
-      if (!inner) {
-        const n = rows.length;
-        inner = prepare<unknown[], Row>(keys.length * n, (db, ...slots) =>
-          build(
-            db,
-            Array.from({ length: n }, (_, r) => Object.fromEntries(keys.map((k, i) => [k, slots[r * keys.length + i]])) as R),
-          ),
-        );
-        byCount.set(n, inner);
-      }
-      return inner.execute(executor, ...rows.flatMap((row) => keys.map((k) => (row[k] === undefined ? null : row[k]))));
-    },
+    execute: (executor, rows) => inner.execute(executor, rows.length, rows.flatMap((row) => keys.map((k) => (row[k] === undefined ? null : row[k])))),
   };
 }
