@@ -1,12 +1,12 @@
 // Data access for connected accounts. Tokens arrive here already sealed (accounts-service seals and
 // opens them); this file never sees a plaintext token.
 import type { Kysely } from 'kysely';
-import { prepareByCount } from '../db/prepared.ts';
+import { prepareByShape } from '../db/prepared.ts';
 import type { AccountRow, Database } from '../db/schema.ts';
 import type { Platform } from '../platforms/types.ts';
 
 // Read with every post created: compiled once per number of accounts named (see db/prepared.ts).
-const accountsNamed = prepareByCount<AccountRow>(
+const accountsNamed = prepareByShape<AccountRow>(
   (n) => n + 1,
   (db, _n, [apiKeyId, ...accountIds]) => db.selectFrom('accounts').selectAll().where('api_key_id', '=', apiKeyId).where('account_id', 'in', accountIds),
 );

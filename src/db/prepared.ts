@@ -69,20 +69,21 @@ export function prepareRow<R extends object, Row = unknown>(
 }
 
 /**
- * Prepares a query whose shape depends only on a count (the rows of an insert, the values of an `in`
- * list): compiled once per count, with `arity(count)` values.
+ * Prepares a query whose shape is chosen by a small integer: the rows of an insert, the length of an
+ * `in` list, which optional filters are present (as bits). Compiled once per shape, with
+ * `arity(shape)` values.
  */
-export function prepareByCount<Row = unknown>(
-  arity: (count: number) => number,
-  build: (db: Kysely<any>, count: number, slots: unknown[]) => Compilable<Row>,
-): { execute(executor: Kysely<any>, count: number, args: unknown[]): Promise<QueryResult<Row>> } {
-  const byCount = new Map<number, Prepared<unknown[], Row>>();
+export function prepareByShape<Row = unknown>(
+  arity: (shape: number) => number,
+  build: (db: Kysely<any>, shape: number, slots: unknown[]) => Compilable<Row>,
+): { execute(executor: Kysely<any>, shape: number, args: unknown[]): Promise<QueryResult<Row>> } {
+  const byShape = new Map<number, Prepared<unknown[], Row>>();
   return {
-    execute(executor, count, args) {
-      let inner = byCount.get(count);
+    execute(executor, shape, args) {
+      let inner = byShape.get(shape);
       if (!inner) {
-        inner = prepare<unknown[], Row>(arity(count), (db, ...slots) => build(db, count, slots));
-        byCount.set(count, inner);
+        inner = prepare<unknown[], Row>(arity(shape), (db, ...slots) => build(db, shape, slots));
+        byShape.set(shape, inner);
       }
       return inner.execute(executor, ...args);
     },
@@ -94,7 +95,7 @@ export function prepareRows<R extends object, Row = unknown>(
   keys: readonly (keyof R & string)[],
   build: (db: Kysely<any>, rows: R[]) => Compilable<Row>,
 ): { execute(executor: Kysely<any>, rows: readonly R[]): Promise<QueryResult<Row>> } {
-  const inner = prepareByCount<Row>(
+  const inner = prepareByShape<Row>(
     (n) => keys.length * n,
     (db, n, slots) => build(db, Array.from({ length: n }, (_, r) => Object.fromEntries(keys.map((k, i) => [k, slots[r * keys.length + i]])) as R)),
   );

@@ -5,7 +5,7 @@ import type { DialectName } from '../db/dialect.ts';
 import { forUpdate } from '../db/dialect.ts';
 import type { Database, NewPost, NewTarget, PostRow, PostStatus, TargetRow } from '../db/schema.ts';
 import type { Platform } from '../platforms/types.ts';
-import { prepareRow, prepareRows } from '../db/prepared.ts';
+import { prepareByShape, prepareRow, prepareRows } from '../db/prepared.ts';
 import type { Cursor } from './cursor.ts';
 
 export interface PostWithTargets {
@@ -38,13 +38,54 @@ const TARGET_COLUMNS = [
 const insertPost = prepareRow<NewPost>(POST_COLUMNS, (db, row) => db.insertInto('posts').values(row));
 const insertTargets = prepareRows<NewTarget>(TARGET_COLUMNS, (db, rows) => db.insertInto('post_targets').values(rows));
 
+// The list and its targets run on every GET /v1/posts: compiled once per shape (see db/prepared.ts).
+// A page's shape is which optional filters it has, as bits.
+const STATUS = 1;
+const FROM = 2;
+const BEFORE = 4;
+const PLATFORM = 8;
+const AFTER = 16;
+const FILTER_BITS = [STATUS, FROM, BEFORE, PLATFORM, AFTER];
+
+const listPage = prepareByShape<PostRow>(
+  // api key, one value per filter (two for the cursor), the limit
+  (shape) => 2 + FILTER_BITS.filter((b) => shape & b).length + (shape & AFTER ? 1 : 0),
+  (db, shape, slots) => {
+    const next = (() => {
+      let i = 0;
+      return () => slots[i++];
+    })();
+    let q = db.selectFrom('posts').selectAll().where('api_key_id', '=', next());
+    if (shape & STATUS) q = q.where('status', '=', next());
+    if (shape & FROM) q = q.where('created_at', '>=', next());
+    if (shape & BEFORE) q = q.where('created_at', '<', next());
+    if (shape & PLATFORM) {
+      const platform = next();
+      q = q.where(({ exists, selectFrom }) =>
+        exists(selectFrom('post_targets').select('post_targets.id').whereRef('post_targets.post_id', '=', 'posts.id').where('post_targets.platform', '=', platform)),
+      );
+    }
+    if (shape & AFTER) {
+      const createdAt = next();
+      const id = next();
+      q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(createdAt, id)));
+    }
+    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(next() as number);
+  },
+);
+
+const targetsOfPosts = prepareByShape<TargetRow>(
+  (n) => n,
+  (db, _n, ids) => db.selectFrom('post_targets').selectAll().where('post_id', 'in', ids).orderBy('position'),
+);
+
 export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectName }) {
   const { db, dialect } = deps;
 
   async function targetsOf(executor: Kysely<Database>, postIds: string[]): Promise<Map<string, TargetRow[]>> {
     const byPost = new Map<string, TargetRow[]>(postIds.map((id) => [id, []]));
     if (postIds.length === 0) return byPost;
-    const rows = await executor.selectFrom('post_targets').selectAll().where('post_id', 'in', postIds).orderBy('position').execute();
+    const { rows } = await targetsOfPosts.execute(executor, postIds.length, postIds);
     for (const row of rows) byPost.get(row.post_id)?.push(row);
     return byPost;
   }
@@ -72,23 +113,19 @@ export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectNam
 
     /** Newest first, ties by id; `limit + 1` rows are read to know whether more follow. */
     async list(apiKeyId: string, filter: ListFilter, after: Cursor | null, limit: number): Promise<{ items: PostWithTargets[]; hasMore: boolean }> {
-      let q = db.selectFrom('posts').selectAll().where('api_key_id', '=', apiKeyId);
-      if (filter.status) q = q.where('status', '=', filter.status);
-      if (filter.createdFrom !== undefined) q = q.where('created_at', '>=', filter.createdFrom);
-      if (filter.createdBefore !== undefined) q = q.where('created_at', '<', filter.createdBefore);
-      if (filter.platform) {
-        const platform = filter.platform;
-        q = q.where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom('post_targets')
-              .select('post_targets.id')
-              .whereRef('post_targets.post_id', '=', 'posts.id')
-              .where('post_targets.platform', '=', platform),
-          ),
-        );
-      }
-      if (after) q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
-      const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+      let shape = 0;
+      const args: unknown[] = [apiKeyId];
+      const add = (bit: number, ...values: unknown[]) => {
+        shape |= bit;
+        args.push(...values);
+      };
+      if (filter.status) add(STATUS, filter.status);
+      if (filter.createdFrom !== undefined) add(FROM, filter.createdFrom);
+      if (filter.createdBefore !== undefined) add(BEFORE, filter.createdBefore);
+      if (filter.platform) add(PLATFORM, filter.platform);
+      if (after) add(AFTER, after.createdAt, after.id);
+      args.push(limit + 1);
+      const { rows } = await listPage.execute(db, shape, args);
       const hasMore = rows.length > limit;
       const page = hasMore ? rows.slice(0, limit) : rows;
       const targets = await targetsOf(db, page.map((p) => p.id));

@@ -98,6 +98,13 @@ describe('filters', () => {
     assert.equal((await h.request('GET', `/v1/posts?fromDate=${today}&toDate=${today}`, { key })).body.posts.length, 3);
     assert.equal((await h.request('GET', `/v1/posts?fromDate=${tomorrow}`, { key })).body.posts.length, 0);
     assert.equal((await h.request('GET', `/v1/posts?toDate=2000-01-01`, { key })).body.posts.length, 0);
+
+    // Filters hold across pages: the cursor narrows the same filtered list.
+    const first = await h.request('GET', `/v1/posts?status=scheduled&fromDate=${today}&limit=1`, { key });
+    assert.equal(first.body.hasMore, true);
+    const second = await h.request('GET', `/v1/posts?status=scheduled&fromDate=${today}&limit=1&cursor=${encodeURIComponent(first.body.cursor)}`, { key });
+    assert.equal(second.body.hasMore, false);
+    assert.deepEqual([...ids(first), ...ids(second)].sort(), [s1.body.id, s2.body.id].sort());
   });
 
   test('bad filters are refused with the parameter named', async () => {

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { openDatabase, type Db } from '../../src/db/database.ts';
-import { prepare, prepareByCount, prepareRows } from '../../src/db/prepared.ts';
+import { prepare, prepareByShape, prepareRows } from '../../src/db/prepared.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/herald.ts';
 
 let database: TestDatabase;
@@ -25,7 +25,7 @@ interface Item {
   n: number;
 }
 const insertItems = prepareRows<Item>(['id', 'owner', 'n'], (k, rows) => k.insertInto('items').values(rows));
-const named = prepareByCount<Item>(
+const named = prepareByShape<Item>(
   (count) => count + 1,
   (k, _count, [owner, ...ids]) => k.selectFrom('items').selectAll().where('owner', '=', owner).where('id', 'in', ids).orderBy('id'),
 );
