@@ -1,9 +1,10 @@
-// Per-account publishing limits under concurrency: attempts in flight count, so two posts racing for
-// the last slot of a window do not both go out.
+// Per-account publishing limits (X allows 100 posts per 15 minutes per user): a target over the limit
+// waits for the window instead of failing, and attempts in flight count, so two posts racing for the
+// last slot of a window do not both go out.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connectAccount } from '../helpers/connect.ts';
-import { posted, startWorld, type World } from '../helpers/e2e.ts';
+import { posted, publishNow, startWorld, type World } from '../helpers/e2e.ts';
 
 let w: World;
 before(async () => {
@@ -11,17 +12,44 @@ before(async () => {
 });
 after(() => w.close());
 
-test('two posts racing for the last slot of X’s 15-minute window: one is sent, the other waits', async () => {
-  const busy = await connectAccount(w.h, 'twitter', { sandbox_user: 'almost_full' });
+/** `count` posts of the account as Herald recorded them, published one a second from `firstAt`. */
+async function seedPublished(accountId: string, count: number, firstAt: number): Promise<void> {
   const db = w.h.runtime.db.kysely;
-  // 99 of the 100 posts X allows per 15 minutes, as Herald recorded them.
-  const seed = await w.h.request('POST', '/v1/posts', { body: { content: 'seed', isDraft: true, platforms: [{ platform: 'twitter', accountId: busy.accountId }] } });
+  const seed = await w.h.request('POST', '/v1/posts', { body: { content: 'seed', isDraft: true, platforms: [{ platform: 'twitter', accountId }] } });
   const template = await db.selectFrom('post_targets').selectAll().where('post_id', '=', seed.body.id).executeTakeFirstOrThrow();
-  const now = Date.now();
   await db
     .insertInto('post_targets')
-    .values(Array.from({ length: 99 }, (_, i) => ({ ...template, id: `tgt_full${i}`, position: i + 1, status: 'published' as const, published_at: now - 10 * 60_000 + i * 1000, platform_post_id: `full${i}` })))
+    .values(
+      Array.from({ length: count }, (_, i) => ({
+        ...template,
+        id: `${template.id}_${i}`,
+        position: i + 1,
+        status: 'published' as const,
+        published_at: firstAt + i * 1000,
+        platform_post_id: `${accountId}_${i}`,
+      })),
+    )
     .execute();
+}
+
+test('an account over its publishing limit waits for the window instead of failing', async () => {
+  const busy = await connectAccount(w.h, 'twitter', { sandbox_user: 'prolific' });
+  const firstAt = Date.now() - 14 * 60_000;
+  await seedPublished(busy.accountId, 100, firstAt);
+  const post = await publishNow(w.h, { content: `one too many ${Date.now()}`, platforms: [{ platform: 'twitter', accountId: busy.accountId }] });
+  assert.equal(post.status, 'publishing');
+  const t = post.platforms[0];
+  assert.equal(t.status, 'pending');
+  assert.equal(t.errorCode, 'rate_limited');
+  assert.match(t.error, /publishing limit/);
+  // The window frees when the oldest of the 100 leaves it.
+  assert.ok(Math.abs(Date.parse(t.nextAttemptAt) - (firstAt + 15 * 60_000)) < 5000, t.nextAttemptAt);
+  assert.equal(posted(w.emu('twitter'), { text: post.content }).length, 0, 'nothing sent over the limit');
+});
+
+test('two posts racing for the last slot of X’s 15-minute window: one is sent, the other waits', async () => {
+  const busy = await connectAccount(w.h, 'twitter', { sandbox_user: 'almost_full' });
+  await seedPublished(busy.accountId, 99, Date.now() - 10 * 60_000);
   // X answers slowly, so both attempts are in flight together.
   w.emu('twitter').faults.add({ kind: 'slow', method: 'POST', path: '/2/tweets', delayMs: 400, count: 2 });
   const stamp = Date.now();
