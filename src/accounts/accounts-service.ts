@@ -76,18 +76,18 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     const adapter = adapters[platform];
     const base = { platform, accountId: row.account_id, username: row.username };
     let current = row;
+    // The token cannot be used: the only remedy is connecting the account again.
+    const unusable = (message: string) => ({
+      ...base,
+      health: 'error' as const,
+      tokenValid: false,
+      tokenExpiresAt: iso(current.token_expires_at),
+      permissions: fromJson<string[]>(current.scopes, []),
+      missingPermissions: [],
+      recommendations: [{ code: 'RECONNECT', message }],
+    });
     const opened = tryOpenCredentials(box, current);
-    if (!opened.ok) {
-      return {
-        ...base,
-        health: 'error',
-        tokenValid: false,
-        tokenExpiresAt: iso(current.token_expires_at),
-        permissions: fromJson<string[]>(current.scopes, []),
-        missingPermissions: [],
-        recommendations: [{ code: 'RECONNECT', message: opened.failure.message }],
-      };
-    }
+    if (!opened.ok) return unusable(opened.failure.message);
     let result: Outcome<HealthReport> = await adapter.health(opened.creds);
     if (!result.ok && result.category === 'auth_expired') {
       const refreshed = await credentials.refreshAfterAuthFailure(current);
@@ -98,15 +98,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     }
     if (!result.ok) {
       if (result.category === 'auth_expired' || result.category === 'permission_missing') {
-        return {
-          ...base,
-          health: 'error',
-          tokenValid: false,
-          tokenExpiresAt: iso(current.token_expires_at),
-          permissions: fromJson<string[]>(current.scopes, []),
-          missingPermissions: [],
-          recommendations: [{ code: 'RECONNECT', message: `The token no longer works (${result.message}). Connect the account again with GET /v1/connect/${platform}.` }],
-        };
+        return unusable(`The token no longer works (${result.message}). Connect the account again with GET /v1/connect/${platform}.`);
       }
       return {
         ...base,

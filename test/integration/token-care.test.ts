@@ -57,3 +57,20 @@ test('a reconnect during a refresh wins: its tokens are kept and used', async ()
   assert.equal(after.access_token, reconnected.access_token, "the refresh that started before the reconnect did not overwrite its tokens");
   assert.equal(after.status, 'active');
 });
+
+test('health of an account whose token X refuses even after a refresh: error, not valid, reconnect', async () => {
+  const { accountId } = await connectAccount(w.h, 'twitter', { sandbox_user: 'refused' });
+  w.emu('twitter').faults.add({ kind: 'expired_token', method: 'GET', path: '/2/users/me', forever: true });
+  try {
+    const res = await w.h.request('GET', '/v1/accounts/health');
+    assert.equal(res.status, 200, res.text);
+    const entry = res.body.accounts.find((a: { accountId: string }) => a.accountId === accountId);
+    assert.equal(entry.health, 'error');
+    assert.equal(entry.tokenValid, false);
+    assert.deepEqual(entry.missingPermissions, []);
+    assert.equal(entry.recommendations[0].code, 'RECONNECT');
+    assert.match(entry.recommendations[0].message, /no longer works.*GET \/v1\/connect\/twitter/);
+  } finally {
+    w.emu('twitter').faults.clear();
+  }
+});
