@@ -18,6 +18,15 @@ export interface ServerProcess {
 }
 
 /** Starts a process and waits for `ready` to match its output; `ready`'s first group is the URL. */
+/** SIGTERM, resolved once the process is gone. */
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise<void>((done) => {
+    if (child.exitCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
+}
+
 export function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<ServerProcess> {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -29,16 +38,7 @@ export function startProcess(args: string[], env: Record<string, string>, ready:
       if (m) {
         clearTimeout(timer);
         child.stdout!.off('data', onData);
-        resolve({
-          url: m[1]!,
-          child,
-          stop: () =>
-            new Promise<void>((done) => {
-              if (child.exitCode !== null) return done();
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
-        });
+        resolve({ url: m[1]!, child, stop: () => stopChild(child) });
       }
     };
     child.stdout!.on('data', onData);
@@ -91,16 +91,7 @@ export async function startHerald(env: Record<string, string>, args: string[] = 
     if (Date.now() > deadline) throw new Error('Herald did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
-  return {
-    url,
-    child,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-      }),
-  };
+  return { url, child, stop: () => stopChild(child) };
 }
 
 export function createKey(env: Record<string, string>): string {

@@ -1,7 +1,7 @@
 // The posts API boundary: request bodies, query, and the post object, in one place. Each schema
 // validates, types the handler and documents the route.
 import Type, { type Static } from 'typebox';
-import { PLATFORMS } from '../platforms/types.ts';
+import { FAILURE_CATEGORIES, PLATFORMS } from '../platforms/types.ts';
 import { MediaItemSchema } from '../platforms/schemas.ts';
 import { TikTokSettingsSchema } from '../platforms/tiktok/settings.ts';
 import { FacebookSettingsSchema } from '../platforms/facebook/settings.ts';
@@ -49,18 +49,8 @@ export type CreatePostInput = Static<typeof CreatePostBody>;
 
 export const TargetStatusName = StringEnum(['pending', 'publishing', 'published', 'failed']);
 export const PostStatusName = StringEnum(['draft', 'scheduled', 'publishing', 'published', 'partial', 'failed']);
-export const ErrorCodeName = StringEnum([
-  'auth_expired',
-  'permission_missing',
-  'account_disconnected',
-  'content_rejected',
-  'media_rejected',
-  'rate_limited',
-  'quota_exceeded',
-  'platform_unavailable',
-  'outcome_unknown',
-  'internal',
-]);
+// A target's errorCode: a platform failure category, or one of Herald's own.
+export const ErrorCodeName = StringEnum([...FAILURE_CATEGORIES, 'account_disconnected', 'internal']);
 
 export const PlatformResult = Type.Object({
   platform: PlatformName,
