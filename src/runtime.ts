@@ -201,7 +201,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     leaseMs,
   });
 
-  const keys = createKeysService({ db: db.kysely, clock });
+  const keys = createKeysService({ db: db.kysely, write: db.write, clock });
   const accountsDal = createAccountsDal({ db: db.kysely });
   const connect = createConnectService({
     db: db.kysely,
@@ -213,7 +213,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     unavailable: new Set(PLATFORMS.filter((p) => !config.platforms[p] && !config.sandbox)),
   });
   const accounts = createAccountsService({
-    db: db.kysely,
     write: db.write,
     clock,
     log,

@@ -1,8 +1,7 @@
 // Accounts of a key: list, disconnect (revoke at the platform where possible, then forget the
 // credentials), and a live health check of every account in parallel with a bounded time.
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { AccountRow, Database } from '../db/schema.ts';
+import type { AccountRow } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
 import { errors } from '../http/errors.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -31,7 +30,6 @@ export interface HealthEntry {
 }
 
 export interface AccountsServiceDeps {
-  db: Kysely<Database>;
   write: Writer['write'];
   clock: Clock;
   log: Logger;
@@ -69,7 +67,7 @@ function timeout<T>(ms: number, value: T): { promise: Promise<T>; cancel(): void
 }
 
 export function createAccountsService(deps: AccountsServiceDeps) {
-  const { db, write, clock, log, box, dal, outbox, adapters, credentials } = deps;
+  const { write, clock, log, box, dal, outbox, adapters, credentials } = deps;
 
   async function checkOne(row: AccountRow): Promise<HealthEntry> {
     const platform = row.platform as Platform;
@@ -112,7 +110,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     }
     if (result.meta) await credentials.updateMeta(current, result.meta);
     if (current.status !== 'active') {
-      await db.updateTable('accounts').set({ status: 'active', updated_at: clock.now() }).where('id', '=', current.id).execute();
+      await write((trx) => trx.updateTable('accounts').set({ status: 'active', updated_at: clock.now() }).where('id', '=', current.id).execute());
     }
     const expiresAt = result.expiresAt === undefined ? current.token_expires_at : result.expiresAt;
     const missing = adapter.info.requiredScopes.filter((s) => !result.permissions.includes(s));

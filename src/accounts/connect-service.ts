@@ -78,19 +78,17 @@ export function createConnectService(deps: ConnectDeps) {
       const stateHash = sha256Hex(state);
       const verifier = adapter.info.usesPkce ? randomToken(48) : null;
       const now = clock.now();
-      await db
-        .insertInto('oauth_states')
-        .values({
-          state_hash: stateHash,
-          api_key_id: caller.id,
-          platform,
-          redirect_url: redirect,
-          code_verifier: verifier ? box.seal(verifier, verifierContext(stateHash)) : null,
-          created_at: now,
-          expires_at: now + STATE_TTL_MS,
-          used_at: null,
-        })
-        .execute();
+      const row = {
+        state_hash: stateHash,
+        api_key_id: caller.id,
+        platform,
+        redirect_url: redirect,
+        code_verifier: verifier ? box.seal(verifier, verifierContext(stateHash)) : null,
+        created_at: now,
+        expires_at: now + STATE_TTL_MS,
+        used_at: null,
+      };
+      await write((trx) => trx.insertInto('oauth_states').values(row).execute());
       const authUrl = adapter.authorizeUrl({ state, redirectUri: redirect, ...(verifier ? { codeChallenge: pkceChallenge(verifier) } : {}) });
       return { authUrl, state };
     },
@@ -114,12 +112,9 @@ export function createConnectService(deps: ConnectDeps) {
       const stateRow = await q.orderBy('created_at', 'desc').limit(1).executeTakeFirst();
       if (!stateRow) throw stateError();
       // Single use, even when two requests race with the same state.
-      const taken = await db
-        .updateTable('oauth_states')
-        .set({ used_at: now })
-        .where('state_hash', '=', stateRow.state_hash)
-        .where('used_at', 'is', null)
-        .executeTakeFirst();
+      const taken = await write((trx) =>
+        trx.updateTable('oauth_states').set({ used_at: now }).where('state_hash', '=', stateRow.state_hash).where('used_at', 'is', null).executeTakeFirst(),
+      );
       if (Number(taken.numUpdatedRows) !== 1) throw stateError();
 
       const codeVerifier = stateRow.code_verifier ? box.open(stateRow.code_verifier, verifierContext(stateRow.state_hash)) : undefined;

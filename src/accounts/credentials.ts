@@ -117,12 +117,14 @@ export function createCredentialsService(deps: CredentialsDeps) {
       const sealed = sealGrant(box, row.id, result.grant, row.refresh_token);
       // Fenced on the token refreshed: a reconnect, a disconnect or another process's refresh in the
       // meantime wins, and its state is what is used.
-      const updated = await db
-        .updateTable('accounts')
-        .set({ ...sealed, status: 'active', updated_at: clock.now() })
-        .where('id', '=', row.id)
-        .where('access_token', '=', row.access_token)
-        .executeTakeFirst();
+      const updated = await write((trx) =>
+        trx
+          .updateTable('accounts')
+          .set({ ...sealed, status: 'active', updated_at: clock.now() })
+          .where('id', '=', row.id)
+          .where('access_token', '=', row.access_token)
+          .executeTakeFirst(),
+      );
       const latest = await loadRow(row.id);
       if (latest && (Number(updated.numUpdatedRows) === 1 || latest.status === 'active')) return tryOpenCredentials(box, latest);
       return gone(row);
@@ -204,7 +206,7 @@ export function createCredentialsService(deps: CredentialsDeps) {
     /** Stores facts the platform reported (subscription type, creator options). */
     async updateMeta(row: AccountRow, meta: AccountMeta): Promise<void> {
       const merged = { ...fromJson<AccountMeta>(row.meta, {}), ...meta };
-      await db.updateTable('accounts').set({ meta: JSON.stringify(merged), updated_at: clock.now() }).where('id', '=', row.id).execute();
+      await write((trx) => trx.updateTable('accounts').set({ meta: JSON.stringify(merged), updated_at: clock.now() }).where('id', '=', row.id).execute());
     },
   };
 }

@@ -15,7 +15,7 @@ export async function keysCommand(config: Config, args: string[]): Promise<numbe
   const db = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrateToLatest(db);
-    const keys = createKeysService({ db: db.kysely, clock: systemClock });
+    const keys = createKeysService({ db: db.kysely, write: db.write, clock: systemClock });
     switch (sub) {
       case 'create': {
         const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, json: { type: 'boolean', default: false } }, strict: true });

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer.ts';
 import type { DialectName } from './dialect.ts';
@@ -11,9 +11,18 @@ import { createWriter, type Writer } from './writer.ts';
 import type { Database } from './schema.ts';
 
 export interface Db {
+  /**
+   * For reads. On SQLite it is a read-only connection of its own: a read never waits behind the
+   * writer's open transaction and never sees half of one. Every write goes through write().
+   */
   kysely: Kysely<Database>;
   /** Runs a write transaction (grouped with concurrent ones on SQLite; see writer.ts). */
   write: Writer['write'];
+  /**
+   * The writing connection itself, for migrations (they run their own transactions) and for tests that
+   * set rows up directly. Service code writes through write().
+   */
+  writable: Kysely<Database>;
   dialect: DialectName;
   /** Where the data lives, for logs (no password). */
   describe: string;
@@ -55,6 +64,22 @@ function withStatementCache(db: SQLite.Database, max = 500): SqliteDatabase {
   };
 }
 
+/**
+ * Kysely queues every query on a SQLite database behind one lock, held by a transaction for as long as
+ * it runs, and each release wakes every waiter. The read-only connection needs no lock: better-sqlite3
+ * runs each statement to completion synchronously, and no transaction is ever opened on it.
+ */
+class UnlockedSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+}
+class ReadOnlySqliteDialect extends SqliteDialect {
+  override createAdapter(): SqliteAdapter {
+    return new UnlockedSqliteAdapter();
+  }
+}
+
 export function openDatabase(options: {
   dataDir: string;
   databaseUrl: string | null;
@@ -74,6 +99,7 @@ export function openDatabase(options: {
     return {
       kysely,
       write: createWriter(kysely, 'postgres').write,
+      writable: kysely,
       dialect: 'postgres',
       describe: `postgresql://${u.host}${u.pathname}`,
       connectionString: options.databaseUrl,
@@ -100,10 +126,16 @@ export function openDatabase(options: {
   // A 64 MiB page cache (the default is 2 MiB): the hot pages of the posts, targets and jobs indexes stay
   // in the process instead of being read again through system calls (measured: create +10 to 15 %).
   sqlite.pragma('cache_size = -65536');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const writing = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  // Opened after the writer set WAL mode, which lets it read while the writer writes.
+  const reader = new SQLite(file, { readonly: true });
+  reader.pragma('busy_timeout = 5000');
+  reader.pragma('cache_size = -65536');
+  const kysely = new Kysely<Database>({ dialect: new ReadOnlySqliteDialect({ database: withStatementCache(reader) }) });
   return {
     kysely,
-    write: createWriter(kysely, 'sqlite').write,
+    write: createWriter(writing, 'sqlite').write,
+    writable: writing,
     dialect: 'sqlite',
     describe: `sqlite:${file}`,
     connectionString: null,
@@ -114,6 +146,7 @@ export function openDatabase(options: {
     close: async () => {
       await checkpointer?.stop();
       await kysely.destroy();
+      await writing.destroy();
     },
   };
 }

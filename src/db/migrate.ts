@@ -15,7 +15,7 @@ export interface MigrationReport {
 
 export async function migrateToLatest(db: Db): Promise<MigrationReport> {
   const migrator = new Migrator({
-    db: db.kysely,
+    db: db.writable,
     provider: { getMigrations: async () => MIGRATIONS },
     migrationTableName: 'herald_migrations',
     migrationLockTableName: 'herald_migrations_lock',

@@ -1,6 +1,7 @@
 // API keys: issued by the operator's command line, stored only as a SHA-256 hash plus a display prefix.
 import type { Kysely } from 'kysely';
 import type { ApiKeyRow, Database } from '../db/schema.ts';
+import type { Writer } from '../db/writer.ts';
 import type { Clock } from '../lib/clock.ts';
 import { prepare } from '../db/prepared.ts';
 import { sha256Hex } from '../lib/crypto.ts';
@@ -46,10 +47,11 @@ const keyByHash = prepare<[string], Pick<ApiKeyRow, 'id' | 'name' | 'default_red
   db.selectFrom('api_keys').select(['id', 'name', 'default_redirect_url', 'revoked_at']).where('key_hash', '=', hash),
 );
 
-export function createKeysService(deps: { db: Kysely<Database>; clock: Clock }) {
-  const { db, clock } = deps;
+export function createKeysService(deps: { db: Kysely<Database>; write: Writer['write']; clock: Clock }) {
+  const { db, write, clock } = deps;
   return {
-    async create(name: string, executor: Kysely<Database> = db): Promise<CreatedKey> {
+    /** Issues a key; inside `trx` when given (the first key's transaction), else in a write of its own. */
+    async create(name: string, trx?: Kysely<Database>): Promise<CreatedKey> {
       const key = `hk_${randomToken(32)}`; // 43 url-safe characters after the prefix
       const row: ApiKeyRow = {
         id: newId('key'),
@@ -60,7 +62,8 @@ export function createKeysService(deps: { db: Kysely<Database>; clock: Clock }) 
         created_at: clock.now(),
         revoked_at: null,
       };
-      await executor.insertInto('api_keys').values(row).execute();
+      if (trx) await trx.insertInto('api_keys').values(row).execute();
+      else await write((w) => w.insertInto('api_keys').values(row).execute());
       return { ...info(row), key };
     },
 
@@ -78,12 +81,12 @@ export function createKeysService(deps: { db: Kysely<Database>; clock: Clock }) 
     async revoke(id: string): Promise<boolean> {
       const found = await db.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst();
       if (!found) return false;
-      await db.updateTable('api_keys').set({ revoked_at: clock.now() }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+      await write((trx) => trx.updateTable('api_keys').set({ revoked_at: clock.now() }).where('id', '=', id).where('revoked_at', 'is', null).execute());
       return true;
     },
 
     async setDefaultRedirectUrl(id: string, url: string | null): Promise<ApiKeyInfo | null> {
-      await db.updateTable('api_keys').set({ default_redirect_url: url }).where('id', '=', id).execute();
+      await write((trx) => trx.updateTable('api_keys').set({ default_redirect_url: url }).where('id', '=', id).execute());
       const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
       return row ? info(row) : null;
     },

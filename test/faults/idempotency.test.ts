@@ -121,7 +121,7 @@ test('crash after insert: a claimer that died after creating its post is answere
   const first = await create(k, { content: 'survivor', isDraft: true }, apiKey);
   // As if the process died between the commit and storing the response: the claim is still in
   // flight, its lease over, and it names the post it created.
-  await h.runtime.db.kysely
+  await h.runtime.db.writable
     .updateTable('idempotency_keys')
     .set({ state: 'in_flight', response_status: null, response_body: null, locked_until: clock.now() - 1 })
     .where('api_key_id', '=', apiKeyId)

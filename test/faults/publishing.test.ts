@@ -43,7 +43,7 @@ test('crash before the platform call: a target left publishing with its lease ov
   const post = await scheduledTweet(accountId, content);
   const since = Date.now();
   // The attempt claimed the target 6 s ago and its process died before calling X (harness lease: 5 s).
-  await abandonAttempt(w.h.runtime.db.kysely, post.id, since - 6_000);
+  await abandonAttempt(w.h.runtime.db.writable, post.id, since - 6_000);
 
   const done = await waitFinal(w.h, post.id);
   assert.equal(done.status, 'published', JSON.stringify(done));
@@ -61,9 +61,9 @@ test('crash after the platform call: a target left publishing whose post X alrea
   const content = unique('crash after');
   const post = await scheduledTweet(accountId, content);
   const startedAt = Date.now() - 6_000;
-  await abandonAttempt(w.h.runtime.db.kysely, post.id, startedAt);
+  await abandonAttempt(w.h.runtime.db.writable, post.id, startedAt);
   // What the dead attempt did before dying: X's own publish call, with the account's token.
-  const row = await w.h.runtime.db.kysely.selectFrom('accounts').selectAll().where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  const row = await w.h.runtime.db.writable.selectFrom('accounts').selectAll().where('account_id', '=', accountId).executeTakeFirstOrThrow();
   const cred = await w.h.runtime.credentials.forAccount(row);
   assert.ok(cred.ok);
   const made = await w.h.runtime.adapters.twitter.publish({

@@ -292,7 +292,7 @@ describe('SSRF: webhook URLs (checked when saved, and again when sent)', () => {
       assert.equal((await guarded.request('GET', '/v1/webhooks/settings')).body.url, PUBLIC, 'the stored settings are unchanged');
 
       // Stored anyway (saved while allowed, or edited in the database): the send is refused all the same.
-      await guarded.runtime.db.kysely.updateTable('webhook_settings').set({ url }).where('api_key_id', '=', guarded.keyId).execute();
+      await guarded.runtime.db.writable.updateTable('webhook_settings').set({ url }).where('api_key_id', '=', guarded.keyId).execute();
       try {
         const sent = await guarded.request('POST', '/v1/webhooks/test', { body: { event: 'webhook.test' } });
         assert.equal(sent.status, 200, sent.text);
@@ -301,7 +301,7 @@ describe('SSRF: webhook URLs (checked when saved, and again when sent)', () => {
         assert.match(sent.body.error, /^blocked: .*private, loopback or reserved/);
         assert.equal(receiver.received.length, heard, 'nothing reached the receiver');
       } finally {
-        await guarded.runtime.db.kysely.updateTable('webhook_settings').set({ url: PUBLIC }).where('api_key_id', '=', guarded.keyId).execute();
+        await guarded.runtime.db.writable.updateTable('webhook_settings').set({ url: PUBLIC }).where('api_key_id', '=', guarded.keyId).execute();
       }
     });
   }

@@ -123,9 +123,9 @@ describe('herald start', () => {
     const dbs = [1, 2, 3, 4].map(() => openDatabase({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl }));
     try {
       await migrateToLatest(dbs[0]!);
-      const created = await Promise.all(dbs.map((db) => ensureFirstKey(db, createKeysService({ db: db.kysely, clock: systemClock }))));
+      const created = await Promise.all(dbs.map((db) => ensureFirstKey(db, createKeysService({ db: db.kysely, write: db.write, clock: systemClock }))));
       assert.equal(created.filter(Boolean).length, 1, 'one of them created a key');
-      assert.equal(await createKeysService({ db: dbs[0]!.kysely, clock: systemClock }).count(), 1);
+      assert.equal(await createKeysService({ db: dbs[0]!.kysely, write: dbs[0]!.write, clock: systemClock }).count(), 1);
     } finally {
       for (const db of dbs) await db.close();
       await fresh.drop();

@@ -130,10 +130,10 @@ describe('reconnecting and tokens at rest', () => {
   test('reconnecting updates the account in place and keeps a refresh token the new grant lacks', async () => {
     const { key } = await h.newKey('reconnect');
     const first = await connectAccount(h, 'twitter', { sandbox_user: 'same_person' }, key);
-    const rowBefore = await h.runtime.db.kysely.selectFrom('accounts').selectAll().where('account_id', '=', first.accountId).where('api_key_id', '!=', h.keyId).executeTakeFirstOrThrow();
+    const rowBefore = await h.runtime.db.writable.selectFrom('accounts').selectAll().where('account_id', '=', first.accountId).where('api_key_id', '!=', h.keyId).executeTakeFirstOrThrow();
     const second = await connectAccount(h, 'twitter', { sandbox_user: 'same_person' }, key);
     assert.equal(second.accountId, first.accountId);
-    const rows = await h.runtime.db.kysely.selectFrom('accounts').selectAll().where('account_id', '=', first.accountId).where('api_key_id', '=', rowBefore.api_key_id).execute();
+    const rows = await h.runtime.db.writable.selectFrom('accounts').selectAll().where('account_id', '=', first.accountId).where('api_key_id', '=', rowBefore.api_key_id).execute();
     assert.equal(rows.length, 1, 'one account, updated in place');
     assert.equal(rows[0]!.id, rowBefore.id);
     assert.notEqual(rows[0]!.access_token, rowBefore.access_token);
@@ -146,7 +146,7 @@ describe('reconnecting and tokens at rest', () => {
 
   test('a token is sealed, and a sealed token cannot be moved to another row (no token in plain text: test/faults/security.test.ts)', async () => {
     const x = await connectAccount(h, 'twitter', { sandbox_user: 'secretive' });
-    const rows = await h.runtime.db.kysely.selectFrom('accounts').selectAll().execute();
+    const rows = await h.runtime.db.writable.selectFrom('accounts').selectAll().execute();
     const row = rows.find((r) => r.account_id === x.accountId)!;
     const { openCredentials } = await import('../../src/accounts/credentials.ts');
     const creds = openCredentials(h.runtime.box, row);

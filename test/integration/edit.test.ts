@@ -129,7 +129,7 @@ test('content is required; other fields alone are EDIT_TEXT_ONLY', async () => {
 
 /** post.edited events recorded in the outbox for a post (the receiver is there so they are recorded). */
 async function editedEvents(postId: string): Promise<unknown[]> {
-  const rows = await w.h.runtime.db.kysely.selectFrom('webhook_events').select('body').where('event', '=', 'post.edited').execute();
+  const rows = await w.h.runtime.db.writable.selectFrom('webhook_events').select('body').where('event', '=', 'post.edited').execute();
   return rows.map((r) => JSON.parse(r.body).data).filter((d) => d.postId === postId);
 }
 

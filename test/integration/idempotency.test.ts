@@ -55,7 +55,7 @@ describe('Idempotency store fencing', () => {
     return { apiKeyId, store, key: randomUUID() };
   };
   const row = (apiKeyId: string, key: string) =>
-    h.runtime.db.kysely.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', apiKeyId).where('key', '=', key).executeTakeFirst();
+    h.runtime.db.writable.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', apiKeyId).where('key', '=', key).executeTakeFirst();
 
   test('a slow claimer whose key was taken over can neither bind a resource nor store or drop the answer', async () => {
     const { apiKeyId, store, key } = await setup('fence-slow');

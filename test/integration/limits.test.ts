@@ -14,7 +14,7 @@ after(() => w.close());
 
 /** `count` posts of the account as Herald recorded them, published one a second from `firstAt`. */
 async function seedPublished(accountId: string, count: number, firstAt: number): Promise<void> {
-  const db = w.h.runtime.db.kysely;
+  const db = w.h.runtime.db.writable;
   const seed = await w.h.request('POST', '/v1/posts', { body: { content: 'seed', isDraft: true, platforms: [{ platform: 'twitter', accountId }] } });
   const template = await db.selectFrom('post_targets').selectAll().where('post_id', '=', seed.body.id).executeTakeFirstOrThrow();
   await db

@@ -16,7 +16,7 @@ before(async () => {
 after(() => w.close());
 
 const count = async (table: 'oauth_states' | 'idempotency_keys') =>
-  Number((await w.h.runtime.db.kysely.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  Number((await w.h.runtime.db.writable.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
 test('expired OAuth states and idempotency keys are purged; live ones stay', async () => {
   const start = () => w.h.request('GET', `/v1/connect/twitter?redirect_url=${encodeURIComponent(CALLBACK)}`);
@@ -35,7 +35,7 @@ test('expired OAuth states and idempotency keys are purged; live ones stay', asy
 });
 
 test('rate-limit windows that ended over an hour ago are purged from PostgreSQL', { skip: !usingPostgres && 'the embedded database keeps limits in memory' }, async () => {
-  const db = w.h.runtime.db.kysely;
+  const db = w.h.runtime.db.writable;
   await sql`INSERT INTO herald_rate_limits (key, points, expire) VALUES ('stale', 1, ${Date.now() - 2 * 60 * 60_000}), ('live', 1, ${Date.now() + 60_000})`.execute(db);
   await w.h.runtime.maintenance();
   const keys = (await sql<{ key: string }>`SELECT key FROM herald_rate_limits WHERE key IN ('stale', 'live')`.execute(db)).rows.map((r) => r.key);

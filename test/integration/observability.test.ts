@@ -20,7 +20,7 @@ test('logs carry request and post ids, and no key, token or secret', async () =>
   assert.equal(post.status, 'published');
   await w.h.request('GET', '/v1/posts', { key: 'hk_wrong_key_000000000000000000000000000000000' });
 
-  const row = await w.h.runtime.db.kysely.selectFrom('accounts').selectAll().where('account_id', '=', x.accountId).executeTakeFirstOrThrow();
+  const row = await w.h.runtime.db.writable.selectFrom('accounts').selectAll().where('account_id', '=', x.accountId).executeTakeFirstOrThrow();
   const creds = openCredentials(w.h.runtime.box, row);
   const secrets = [w.h.key, creds.accessToken, creds.refreshToken!, 'herald-sandbox-secret'];
   const all = lines.join('');
@@ -35,7 +35,7 @@ test('logs carry request and post ids, and no key, token or secret', async () =>
 
 test('tokens nearing expiry are refreshed by the worker without any publishing', async () => {
   const x = await connectAccount(w.h, 'twitter', { sandbox_user: 'idle' });
-  const db = w.h.runtime.db.kysely;
+  const db = w.h.runtime.db.writable;
   const before = await db.selectFrom('accounts').selectAll().where('account_id', '=', x.accountId).executeTakeFirstOrThrow();
   // As if its two-hour token had two minutes left (X tokens are refreshed within five minutes of expiry).
   await db.updateTable('accounts').set({ token_expires_at: Date.now() + 120_000 }).where('id', '=', before.id).execute();

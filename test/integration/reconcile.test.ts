@@ -68,7 +68,7 @@ test('every asking searches from the attempt whose outcome is unknown', async ()
   const done = await waitFinal(w.h, first.id, 20_000);
   assert.equal(done.status, 'published');
   assert.equal(posted(x, { text: content }).length, 1);
-  const row = await w.h.runtime.db.kysely.selectFrom('post_targets').select(['attempt_started_at', 'attempts']).where('post_id', '=', first.id).executeTakeFirstOrThrow();
+  const row = await w.h.runtime.db.writable.selectFrom('post_targets').select(['attempt_started_at', 'attempts']).where('post_id', '=', first.id).executeTakeFirstOrThrow();
   assert.ok(row.attempts >= 3, `asked several times (${row.attempts} attempts)`);
   const madeAt = posted(x, { text: content })[0]!.createdAt;
   assert.ok(row.attempt_started_at! >= started && row.attempt_started_at! <= madeAt, 'the search window still starts at the first publish attempt');

@@ -19,10 +19,10 @@ before(async () => {
 after(() => w.close());
 
 const HOUR = 60 * 60_000;
-const rowOf = (accountId: string) => w.h.runtime.db.kysely.selectFrom('accounts').selectAll().where('account_id', '=', accountId).executeTakeFirstOrThrow();
+const rowOf = (accountId: string) => w.h.runtime.db.writable.selectFrom('accounts').selectAll().where('account_id', '=', accountId).executeTakeFirstOrThrow();
 
 test('hundreds of X accounts not yet due do not crowd out a Threads token due days ahead', async () => {
-  const db = w.h.runtime.db.kysely;
+  const db = w.h.runtime.db.writable;
   const x = await rowOf((await connectAccount(w.h, 'twitter', { sandbox_user: 'crowd' })).accountId);
   // 250 X accounts whose two-hour tokens have an hour left: not due (X refreshes 5 min ahead).
   for (let i = 0; i < 250; i += 50) {
@@ -45,7 +45,7 @@ test('hundreds of X accounts not yet due do not crowd out a Threads token due da
 test('a reconnect during a refresh wins: its tokens are kept and used', async () => {
   const consent = { sandbox_user: 'racer' };
   const { accountId } = await connectAccount(w.h, 'twitter', consent);
-  const db = w.h.runtime.db.kysely;
+  const db = w.h.runtime.db.writable;
   await db.updateTable('accounts').set({ token_expires_at: Date.now() + 60_000 }).where('account_id', '=', accountId).execute();
   w.emu('twitter').faults.add({ kind: 'slow', method: 'POST', path: '/2/oauth2/token', delayMs: 1_000 });
   const refreshing = w.h.runtime.credentials.refreshDue();

@@ -22,7 +22,7 @@ after(async () => {
 /** Records events the way every service does: through the outbox, in a transaction. */
 async function record(keyId: string, events: DomainEvent[]) {
   const outbox = createOutbox({ clock: systemClock, queue: h.runtime.queue });
-  await h.runtime.db.kysely.transaction().execute((trx) => outbox.record(trx, keyId, events));
+  await h.runtime.db.writable.transaction().execute((trx) => outbox.record(trx, keyId, events));
   h.runtime.queue.nudge();
 }
 
@@ -92,14 +92,14 @@ describe('the delivery log', () => {
     await record(id, [{ event: 'post.deleted', data: { postId: 'old' } }, { event: 'post.deleted', data: { postId: 'new' } }]);
     const [newer, older] = await settled(key, 2);
     const longAgo = Date.now() - 31 * 24 * 60 * 60_000;
-    await h.runtime.db.kysely.updateTable('webhook_events').set({ created_at: longAgo }).where('id', '=', older.eventId).execute();
-    await h.runtime.db.kysely.updateTable('webhook_deliveries').set({ created_at: longAgo }).where('id', '=', older.id).execute();
+    await h.runtime.db.writable.updateTable('webhook_events').set({ created_at: longAgo }).where('id', '=', older.eventId).execute();
+    await h.runtime.db.writable.updateTable('webhook_deliveries').set({ created_at: longAgo }).where('id', '=', older.id).execute();
     assert.deepEqual((await list(key)).deliveries.map((d) => d.id), [newer.id]);
     assert.equal((await h.request('GET', `/v1/webhooks/deliveries/${older.id}`, { key })).status, 404);
     assert.ok((await h.runtime.webhooks.purge()) >= 1);
-    const left = await h.runtime.db.kysely.selectFrom('webhook_deliveries').select('id').where('api_key_id', '=', id).execute();
+    const left = await h.runtime.db.writable.selectFrom('webhook_deliveries').select('id').where('api_key_id', '=', id).execute();
     assert.deepEqual(left.map((d) => d.id), [newer.id]);
-    assert.equal((await h.runtime.db.kysely.selectFrom('webhook_attempts').select('id').where('delivery_id', '=', older.id).execute()).length, 0);
+    assert.equal((await h.runtime.db.writable.selectFrom('webhook_attempts').select('id').where('delivery_id', '=', older.id).execute()).length, 0);
   });
 });
 
@@ -162,7 +162,7 @@ describe('redeliver', () => {
     assert.equal((await h.request('GET', `/v1/webhooks/deliveries/${d.id}`, { key: other.key })).status, 404);
     assert.deepEqual((await list(other.key)).deliveries, []);
 
-    await h.runtime.db.kysely.updateTable('webhook_settings').set({ disabled_at: Date.now(), disabled_reason: 'test' }).where('api_key_id', '=', id).execute();
+    await h.runtime.db.writable.updateTable('webhook_settings').set({ disabled_at: Date.now(), disabled_reason: 'test' }).where('api_key_id', '=', id).execute();
     const disabled = await h.request('POST', `/v1/webhooks/deliveries/${d.id}/redeliver`, { key });
     assert.equal(disabled.status, 409);
     assert.equal(disabled.body.code, 'WEBHOOKS_DISABLED');

@@ -24,7 +24,7 @@ async function database() {
 const pause = (ms: number) => new Promise((res) => setTimeout(res, ms));
 
 async function deliveryRows(h: TestHerald, keyId: string) {
-  return h.runtime.db.kysely.selectFrom('webhook_deliveries').selectAll().where('api_key_id', '=', keyId).orderBy('created_at').orderBy('id').execute();
+  return h.runtime.db.writable.selectFrom('webhook_deliveries').selectAll().where('api_key_id', '=', keyId).orderBy('created_at').orderBy('id').execute();
 }
 
 /** The Herald a test has running, closed by after() if the test fails midway. */
@@ -50,7 +50,7 @@ test('events recorded by an API process are delivered by a worker started later,
   // One delivery was claimed by a worker that died before it could write back, one lost its job; the
   // third still has its job.
   const now = Date.now();
-  const k = api.runtime.db.kysely;
+  const k = api.runtime.db.writable;
   await k.updateTable('webhook_deliveries').set({ attempt_id: 'dead-worker', lease_expires_at: now - 1 }).where('id', '=', rows[0]!.id).execute();
   await k.updateTable('webhook_deliveries').set({ next_attempt_at: now - 120_000 }).where('id', '=', rows[1]!.id).execute();
   const withJob = rows[2]!.id;
@@ -90,7 +90,7 @@ test('workers racing for one delivery send it once', async () => {
   const [done] = await deliveryRows(api, api.keyId);
   assert.equal(done!.status, 'delivered');
   assert.equal(done!.attempts, 1);
-  const log = await api.runtime.db.kysely.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', row!.id).execute();
+  const log = await api.runtime.db.writable.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', row!.id).execute();
   assert.equal(log.length, 1);
   await api.close();
   shared = null;

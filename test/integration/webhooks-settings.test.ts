@@ -58,7 +58,7 @@ describe('settings', () => {
   test('the secret is sealed at rest', async () => {
     const { key, id } = await h.newKey();
     const saved = await saveSettings(h, { url: URL_OK, events: ['post.deleted'] }, key);
-    const row = await h.runtime.db.kysely.selectFrom('webhook_settings').selectAll().where('api_key_id', '=', id).executeTakeFirstOrThrow();
+    const row = await h.runtime.db.writable.selectFrom('webhook_settings').selectAll().where('api_key_id', '=', id).executeTakeFirstOrThrow();
     assert.ok(!row.secret.includes(saved.secret.slice(6, 20)));
     assert.match(row.secret, /^v1\./);
   });

@@ -12,7 +12,7 @@ let db: Db;
 before(async () => {
   database = await createTestDatabase();
   db = openDatabase({ dataDir: database.dataDir, databaseUrl: database.databaseUrl });
-  await sql`create table items (id text primary key, owner text not null, n integer not null)`.execute(db.kysely);
+  await sql`create table items (id text primary key, owner text not null, n integer not null)`.execute(db.writable);
 });
 after(async () => {
   await db.close();
@@ -32,12 +32,12 @@ const named = prepareByShape<Item>(
 const byOwner = prepare<[string], Item>(1, (k, owner) => k.selectFrom('items').selectAll().where('owner', '=', owner).orderBy('id'));
 
 test('multi-row inserts of different sizes each write their own rows', async () => {
-  await insertItems.execute(db.kysely, [{ id: 'a1', owner: 'a', n: 1 }]);
-  await insertItems.execute(db.kysely, [
+  await insertItems.execute(db.writable, [{ id: 'a1', owner: 'a', n: 1 }]);
+  await insertItems.execute(db.writable, [
     { id: 'a2', owner: 'a', n: 2 },
     { id: 'a3', owner: 'a', n: 3 },
   ]);
-  await insertItems.execute(db.kysely, [
+  await insertItems.execute(db.writable, [
     { id: 'b1', owner: 'b', n: 10 },
     { id: 'b2', owner: 'b', n: 20 },
   ]);

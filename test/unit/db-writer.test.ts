@@ -1,4 +1,5 @@
 // The SQLite group commit: concurrent write transactions share a commit; a failing one is rolled back alone.
+// Reads use a read-only connection of their own.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { openDatabase, type Db } from '../../src/db/database.ts';
 let db: Db;
 before(async () => {
   db = openDatabase({ dataDir: mkdtempSync(join(tmpdir(), 'herald-writer-')), databaseUrl: null, backgroundCheckpoints: true });
-  await sql`create table t (id integer primary key, v text not null)`.execute(db.kysely);
+  await sql`create table t (id integer primary key, v text not null)`.execute(db.writable);
 });
 after(() => db.close());
 
@@ -30,7 +31,7 @@ test('concurrent writes all commit and each gets its own result', async () => {
 });
 
 test('a failing write rolls back alone; the others in its batch commit', async () => {
-  await sql`delete from t`.execute(db.kysely);
+  await sql`delete from t`.execute(db.writable);
   const outcomes = await Promise.allSettled([
     db.write((trx) => sql`insert into t (id, v) values (1, 'a')`.execute(trx)),
     db.write(async (trx) => {
@@ -45,7 +46,7 @@ test('a failing write rolls back alone; the others in its batch commit', async (
 });
 
 test('results are delivered only after the commit', async () => {
-  await sql`delete from t`.execute(db.kysely);
+  await sql`delete from t`.execute(db.writable);
   await db.write((trx) => sql`insert into t (id, v) values (10, 'x')`.execute(trx));
   // Another connection sees it: it was committed before write() resolved.
   const other = openDatabase({ dataDir: (db.describe.replace('sqlite:', '').replace(/\/herald\.db$/, '')), databaseUrl: null });
@@ -57,7 +58,7 @@ test('results are delivered only after the commit', async () => {
 });
 
 test('failures anywhere in a batch: every other write commits once, in order', async () => {
-  await sql`delete from t`.execute(db.kysely);
+  await sql`delete from t`.execute(db.writable);
   const runs = new Map<number, number>();
   const outcomes = await Promise.allSettled(
     Array.from({ length: 30 }, (_, i) =>
@@ -76,4 +77,28 @@ test('failures anywhere in a batch: every other write commits once, in order', a
   // A write may run again after a rollback (which is why write functions do database work only): at most
   // once more per failure in its batch.
   assert.ok([...runs.values()].every((n) => n >= 1 && n <= failing.length + 1));
+});
+
+test('reads run on their own connection: a read during an open write transaction sees the last commit, at once', async () => {
+  await sql`delete from t`.execute(db.writable);
+  await db.write((trx) => sql`insert into t (id, v) values (1, 'committed')`.execute(trx));
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  let inserted!: () => void;
+  const insertedOnce = new Promise<void>((r) => (inserted = r));
+  const writing = db.write(async (trx) => {
+    await sql`insert into t (id, v) values (2, 'not yet committed')`.execute(trx);
+    inserted();
+    await held;
+  });
+  await insertedOnce;
+  // The transaction is open and holds the writing connection; the read neither waits for it nor sees its row.
+  assert.deepEqual((await sql<{ id: number }>`select id from t order by id`.execute(db.kysely)).rows.map((r) => r.id), [1]);
+  release();
+  await writing;
+  assert.deepEqual((await sql<{ id: number }>`select id from t order by id`.execute(db.kysely)).rows.map((r) => r.id), [1, 2]);
+});
+
+test('the read connection refuses writes, so none can bypass write()', async () => {
+  await assert.rejects(sql`insert into t (id, v) values (99, 'sneaked')`.execute(db.kysely), (e: { code?: string }) => e.code === 'SQLITE_READONLY');
 });
