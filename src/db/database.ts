@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type Sqlite
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer.ts';
 import type { DialectName } from './dialect.ts';
+import { runDirectly } from './prepared.ts';
 import { createWriter, type Writer } from './writer.ts';
 import type { Database } from './schema.ts';
 
@@ -126,15 +127,18 @@ export function openDatabase(options: {
   // A 64 MiB page cache (the default is 2 MiB): the hot pages of the posts, targets and jobs indexes stay
   // in the process instead of being read again through system calls (measured: create +10 to 15 %).
   sqlite.pragma('cache_size = -65536');
-  const writing = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const writingStatements = withStatementCache(sqlite);
+  const writing = new Kysely<Database>({ dialect: new SqliteDialect({ database: writingStatements }) });
   // Opened after the writer set WAL mode, which lets it read while the writer writes.
   const reader = new SQLite(file, { readonly: true });
   reader.pragma('busy_timeout = 5000');
   reader.pragma('cache_size = -65536');
-  const kysely = new Kysely<Database>({ dialect: new ReadOnlySqliteDialect({ database: withStatementCache(reader) }) });
+  const readingStatements = withStatementCache(reader);
+  const kysely = new Kysely<Database>({ dialect: new ReadOnlySqliteDialect({ database: readingStatements }) });
+  runDirectly(kysely, readingStatements);
   return {
     kysely,
-    write: createWriter(writing, 'sqlite').write,
+    write: createWriter(writing, 'sqlite', writingStatements).write,
     writable: writing,
     dialect: 'sqlite',
     describe: `sqlite:${file}`,

@@ -12,6 +12,7 @@
 // the other requests in flight have reached their writes too.
 import type { Kysely } from 'kysely';
 import type { DialectName } from './dialect.ts';
+import { runDirectly, stopRunningDirectly, type StatementSource } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 export type WriteFn<T> = (trx: Kysely<Database>) => Promise<T>;
@@ -29,7 +30,8 @@ interface Item {
 /** The most transactions one commit serves; bounds how long the last of them waits. */
 const MAX_BATCH = 64;
 
-export function createWriter(db: Kysely<Database>, dialect: DialectName): Writer {
+/** `statements`: the SQLite connection's own, so prepared queries in a transaction run on it directly. */
+export function createWriter(db: Kysely<Database>, dialect: DialectName, statements?: StatementSource): Writer {
   if (dialect === 'postgres') {
     return { write: (fn) => db.transaction().execute(fn) };
   }
@@ -48,13 +50,18 @@ export function createWriter(db: Kysely<Database>, dialect: DialectName): Writer
     const failures: { index: number; error: unknown }[] = [];
     try {
       await db.transaction().execute(async (trx) => {
-        for (const [index, item] of batch.entries()) {
-          try {
-            values.push(await item.fn(trx));
-          } catch (error) {
-            failures.push({ index, error });
-            throw error;
+        if (statements) runDirectly(trx, statements);
+        try {
+          for (const [index, item] of batch.entries()) {
+            try {
+              values.push(await item.fn(trx));
+            } catch (error) {
+              failures.push({ index, error });
+              throw error;
+            }
           }
+        } finally {
+          stopRunningDirectly(trx);
         }
       });
     } catch (error) {
