@@ -3,18 +3,20 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer.ts';
 import type { DialectName } from './dialect.ts';
 import { runDirectly } from './prepared.ts';
+import { GatedReadDialect, cachedStatements, createReadGate, readRunner } from './sqlite-connection.ts';
 import { createWriter, type Writer } from './writer.ts';
 import type { Database } from './schema.ts';
 
 export interface Db {
   /**
-   * For reads. On SQLite it is a read-only connection of its own: a read never waits behind the
-   * writer's open transaction and never sees half of one. Every write goes through write().
+   * For reads. On SQLite it refuses writes, and a read waits while a write transaction is open on the
+   * shared connection, so it never sees half of one (see sqlite-connection.ts). Every write goes
+   * through write().
    */
   kysely: Kysely<Database>;
   /** Runs a write transaction (grouped with concurrent ones on SQLite; see writer.ts). */
@@ -42,44 +44,6 @@ const pgTypes = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') =>
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
 };
-
-/**
- * Kysely's SQLite driver prepares every statement on every call, and preparing costs more than running
- * most of Herald's queries. Statements are reusable, so they are kept (least recently used dropped).
- */
-function withStatementCache(db: SQLite.Database, max = 500): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
-  return {
-    close: () => db.close(),
-    prepare(text: string) {
-      let stmt = cache.get(text);
-      if (stmt) {
-        cache.delete(text);
-      } else {
-        stmt = db.prepare(text);
-        if (cache.size >= max) cache.delete(cache.keys().next().value!);
-      }
-      cache.set(text, stmt);
-      return stmt;
-    },
-  };
-}
-
-/**
- * Kysely queues every query on a SQLite database behind one lock, held by a transaction for as long as
- * it runs, and each release wakes every waiter. The read-only connection needs no lock: better-sqlite3
- * runs each statement to completion synchronously, and no transaction is ever opened on it.
- */
-class UnlockedSqliteAdapter extends SqliteAdapter {
-  override get supportsMultipleConnections(): boolean {
-    return true;
-  }
-}
-class ReadOnlySqliteDialect extends SqliteDialect {
-  override createAdapter(): SqliteAdapter {
-    return new UnlockedSqliteAdapter();
-  }
-}
 
 export function openDatabase(options: {
   dataDir: string;
@@ -127,18 +91,15 @@ export function openDatabase(options: {
   // A 64 MiB page cache (the default is 2 MiB): the hot pages of the posts, targets and jobs indexes stay
   // in the process instead of being read again through system calls (measured: create +10 to 15 %).
   sqlite.pragma('cache_size = -65536');
-  const writingStatements = withStatementCache(sqlite);
-  const writing = new Kysely<Database>({ dialect: new SqliteDialect({ database: writingStatements }) });
-  // Opened after the writer set WAL mode, which lets it read while the writer writes.
-  const reader = new SQLite(file, { readonly: true });
-  reader.pragma('busy_timeout = 5000');
-  reader.pragma('cache_size = -65536');
-  const readingStatements = withStatementCache(reader);
-  const kysely = new Kysely<Database>({ dialect: new ReadOnlySqliteDialect({ database: readingStatements }) });
-  runDirectly(kysely, readingStatements);
+  const statements = cachedStatements(sqlite);
+  const writing = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  // Reads share the connection, outside the writer's transactions (see sqlite-connection.ts).
+  const gate = createReadGate();
+  const kysely = new Kysely<Database>({ dialect: new GatedReadDialect(statements, gate) });
+  runDirectly(kysely, readRunner(statements, gate));
   return {
     kysely,
-    write: createWriter(writing, 'sqlite', writingStatements).write,
+    write: createWriter(writing, 'sqlite', { statements, gate }).write,
     writable: writing,
     dialect: 'sqlite',
     describe: `sqlite:${file}`,

@@ -6,19 +6,16 @@ import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'k
 
 const SLOT = Symbol('slot');
 
-/** A SQLite connection's statements, by SQL text (better-sqlite3's, cached). */
-export interface StatementSource {
-  prepare(sql: string): { readonly reader: boolean; all(params: readonly unknown[]): unknown[]; run(params: readonly unknown[]): { changes: number | bigint } };
-}
+/** Runs a compiled query on a connection directly (SQLite; see sqlite-connection.ts). */
+export type DirectRunner = (sql: string, params: readonly unknown[]) => Promise<QueryResult<unknown>>;
 
-// Executors whose prepared queries run straight on their SQLite connection. Kysely's executor costs a
-// chain of promises and a lock per query, several microseconds each time, which on SQLite is as much as
-// running the statement; better-sqlite3 runs it synchronously anyway. Registered are the read-only
-// connection (it needs no lock) and each write transaction while it is open (its connection is its own).
-const direct = new WeakMap<object, StatementSource>();
+// Executors whose prepared queries skip Kysely's executor, whose chain of promises and lock cost, on
+// SQLite, as much as running the statement: the read instance (through the read gate) and each write
+// transaction while it is open.
+const direct = new WeakMap<object, DirectRunner>();
 
-export function runDirectly(executor: Kysely<any>, source: StatementSource): void {
-  direct.set(executor, source);
+export function runDirectly(executor: Kysely<any>, runner: DirectRunner): void {
+  direct.set(executor, runner);
 }
 
 export function stopRunningDirectly(executor: Kysely<any>): void {
@@ -68,16 +65,9 @@ export function prepare<Args extends readonly unknown[], Row = unknown>(
     execute(executor, ...args) {
       const c = compiledFor(executor);
       const params = c.slots.map((slot, i) => (slot >= 0 ? args[slot] : c.params[i]));
-      const source = direct.get(executor);
-      if (!source) return executor.executeQuery(CompiledQuery.raw(c.sql, params)) as Promise<QueryResult<Row>>;
-      try {
-        // What Kysely's SQLite driver returns, without its detour.
-        const stmt = source.prepare(c.sql);
-        if (stmt.reader) return Promise.resolve({ rows: stmt.all(params) as Row[] });
-        return Promise.resolve({ rows: [], numAffectedRows: BigInt(stmt.run(params).changes) });
-      } catch (err) {
-        return Promise.reject(err);
-      }
+      const runner = direct.get(executor);
+      if (runner) return runner(c.sql, params) as Promise<QueryResult<Row>>;
+      return executor.executeQuery(CompiledQuery.raw(c.sql, params)) as Promise<QueryResult<Row>>;
     },
   };
 }

@@ -12,7 +12,8 @@
 // the other requests in flight have reached their writes too.
 import type { Kysely } from 'kysely';
 import type { DialectName } from './dialect.ts';
-import { runDirectly, stopRunningDirectly, type StatementSource } from './prepared.ts';
+import { runDirectly, stopRunningDirectly, type DirectRunner } from './prepared.ts';
+import { runStatement, type ReadGate, type Statements } from './sqlite-connection.ts';
 import type { Database } from './schema.ts';
 
 export type WriteFn<T> = (trx: Kysely<Database>) => Promise<T>;
@@ -30,11 +31,24 @@ interface Item {
 /** The most transactions one commit serves; bounds how long the last of them waits. */
 const MAX_BATCH = 64;
 
-/** `statements`: the SQLite connection's own, so prepared queries in a transaction run on it directly. */
-export function createWriter(db: Kysely<Database>, dialect: DialectName, statements?: StatementSource): Writer {
+/**
+ * On SQLite, `connection` is the writing connection's statements (prepared queries in a transaction run
+ * on them directly) and the gate that holds reads back while a transaction is open.
+ */
+export function createWriter(db: Kysely<Database>, dialect: DialectName, connection?: { statements: Statements; gate: ReadGate }): Writer {
   if (dialect === 'postgres') {
     return { write: (fn) => db.transaction().execute(fn) };
   }
+
+  const inTransaction: DirectRunner | null = connection
+    ? (sql, params) => {
+        try {
+          return Promise.resolve(runStatement(connection.statements, sql, params));
+        } catch (err) {
+          return Promise.reject(err);
+        }
+      }
+    : null;
 
   let queue: Item[] = [];
   let flushing = false;
@@ -48,9 +62,10 @@ export function createWriter(db: Kysely<Database>, dialect: DialectName, stateme
     if (batch.length === 0) return;
     const values: unknown[] = [];
     const failures: { index: number; error: unknown }[] = [];
+    connection?.gate.hold();
     try {
       await db.transaction().execute(async (trx) => {
-        if (statements) runDirectly(trx, statements);
+        if (inTransaction) runDirectly(trx, inTransaction);
         try {
           for (const [index, item] of batch.entries()) {
             try {
@@ -65,6 +80,7 @@ export function createWriter(db: Kysely<Database>, dialect: DialectName, stateme
         }
       });
     } catch (error) {
+      connection?.gate.release();
       const failed = failures[0];
       if (!failed) {
         // The commit itself failed: nothing of the batch was written.
@@ -80,6 +96,7 @@ export function createWriter(db: Kysely<Database>, dialect: DialectName, stateme
       await runBatch(batch.slice(failed.index + 1));
       return;
     }
+    connection?.gate.release();
     batch.forEach((item, i) => item.resolve(values[i]));
   }
 

@@ -22,7 +22,7 @@ after(async () => {
 /** Records events the way every service does: through the outbox, in a transaction. */
 async function record(keyId: string, events: DomainEvent[]) {
   const outbox = createOutbox({ clock: systemClock, queue: h.runtime.queue });
-  await h.runtime.db.writable.transaction().execute((trx) => outbox.record(trx, keyId, events));
+  await h.runtime.db.write((trx) => outbox.record(trx, keyId, events));
   h.runtime.queue.nudge();
 }
 

@@ -1,5 +1,5 @@
 // The SQLite group commit: concurrent write transactions share a commit; a failing one is rolled back alone.
-// Reads use a read-only connection of their own.
+// Reads wait while a write transaction is open on the shared connection, and refuse to write.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { openDatabase, type Db } from '../../src/db/database.ts';
+import { prepare } from '../../src/db/prepared.ts';
 
 let db: Db;
 before(async () => {
@@ -79,7 +80,9 @@ test('failures anywhere in a batch: every other write commits once, in order', a
   assert.ok([...runs.values()].every((n) => n >= 1 && n <= failing.length + 1));
 });
 
-test('reads run on their own connection: a read during an open write transaction sees the last commit, at once', async () => {
+const idsPrepared = prepare<[], { id: number }>(0, (k) => k.selectFrom('t').select('id').orderBy('id'));
+
+test('a read during an open write transaction waits for it to end, then sees it committed, never half done', async () => {
   await sql`delete from t`.execute(db.writable);
   await db.write((trx) => sql`insert into t (id, v) values (1, 'committed')`.execute(trx));
   let release!: () => void;
@@ -90,15 +93,25 @@ test('reads run on their own connection: a read during an open write transaction
     await sql`insert into t (id, v) values (2, 'not yet committed')`.execute(trx);
     inserted();
     await held;
+    await sql`insert into t (id, v) values (3, 'the rest of it')`.execute(trx);
   });
   await insertedOnce;
-  // The transaction is open and holds the writing connection; the read neither waits for it nor sees its row.
-  assert.deepEqual((await sql<{ id: number }>`select id from t order by id`.execute(db.kysely)).rows.map((r) => r.id), [1]);
+  // Both ways a read runs: a query built per call, and a prepared one (which skips Kysely's executor).
+  let seen: number[] | null = null;
+  let seenPrepared: number[] | null = null;
+  const reading = sql<{ id: number }>`select id from t order by id`.execute(db.kysely).then((r) => (seen = r.rows.map((row) => row.id)));
+  const readingPrepared = idsPrepared.execute(db.kysely).then((r) => (seenPrepared = r.rows.map((row) => row.id)));
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(seen, null, 'the read waits while the transaction is open');
+  assert.equal(seenPrepared, null, 'the prepared read waits too');
   release();
-  await writing;
-  assert.deepEqual((await sql<{ id: number }>`select id from t order by id`.execute(db.kysely)).rows.map((r) => r.id), [1, 2]);
+  await Promise.all([writing, reading, readingPrepared]);
+  assert.deepEqual(seen, [1, 2, 3]);
+  assert.deepEqual(seenPrepared, [1, 2, 3]);
 });
 
-test('the read connection refuses writes, so none can bypass write()', async () => {
-  await assert.rejects(sql`insert into t (id, v) values (99, 'sneaked')`.execute(db.kysely), (e: { code?: string }) => e.code === 'SQLITE_READONLY');
+test('the read instance refuses writes and transactions, so none can bypass write()', async () => {
+  await assert.rejects(sql`insert into t (id, v) values (99, 'sneaked')`.execute(db.kysely), /every write goes through write\(\)/);
+  await assert.rejects(db.kysely.transaction().execute(async () => {}), /every write goes through write\(\)/);
+  assert.equal(Number((await sql<{ n: number }>`select count(*) as n from t where id = 99`.execute(db.kysely)).rows[0]!.n), 0);
 });
