@@ -5,10 +5,14 @@ import { prepareByShape } from '../db/prepared.ts';
 import type { AccountRow, Database } from '../db/schema.ts';
 import type { Platform } from '../platforms/types.ts';
 
+/** What a post's create-time checks need of an account it names (not its tokens). */
+export type NamedAccount = Pick<AccountRow, 'platform' | 'account_id' | 'status' | 'meta'>;
+
 // Read with every post created: compiled once per number of accounts named (see db/prepared.ts).
-const accountsNamed = prepareByShape<AccountRow>(
+const accountsNamed = prepareByShape<NamedAccount>(
   (n) => n + 1,
-  (db, _n, [apiKeyId, ...accountIds]) => db.selectFrom('accounts').selectAll().where('api_key_id', '=', apiKeyId).where('account_id', 'in', accountIds),
+  (db, _n, [apiKeyId, ...accountIds]) =>
+    db.selectFrom('accounts').select(['platform', 'account_id', 'status', 'meta']).where('api_key_id', '=', apiKeyId).where('account_id', 'in', accountIds),
 );
 
 export function createAccountsDal(deps: { db: Kysely<Database> }) {
@@ -25,8 +29,8 @@ export function createAccountsDal(deps: { db: Kysely<Database> }) {
     },
 
     /** The accounts a set of targets names, keyed "platform:accountId". */
-    async findForTargets(apiKeyId: string, targets: readonly { platform: Platform; accountId: string }[]): Promise<Map<string, AccountRow>> {
-      const out = new Map<string, AccountRow>();
+    async findForTargets(apiKeyId: string, targets: readonly { platform: Platform; accountId: string }[]): Promise<Map<string, NamedAccount>> {
+      const out = new Map<string, NamedAccount>();
       if (targets.length === 0) return out;
       const ids = [...new Set(targets.map((t) => t.accountId))];
       const { rows } = await accountsNamed.execute(db, ids.length, [apiKeyId, ...ids]);
