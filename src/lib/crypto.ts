@@ -1,10 +1,11 @@
 // Secrets at rest. API keys are stored as SHA-256 hashes; platform tokens, PKCE verifiers and webhook
 // secrets are sealed with AES-256-GCM, the row they belong to bound in as additional data so that a
 // ciphertext copied into another row (or column) fails to open.
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export function sha256Hex(value: string | Buffer): string {
-  return createHash('sha256').update(value).digest('hex');
+  // The one-shot form: no Hash object per call (this runs on every authenticated request).
+  return hash('sha256', value, 'hex');
 }
 
 /** The PKCE S256 code challenge of a verifier (RFC 7636 section 4.2). */

@@ -1,13 +1,24 @@
 // JSON helpers for columns stored as text (one representation on SQLite and PostgreSQL).
 
-/** Serialises with object keys sorted, so equal values give equal strings (request fingerprints). */
+/**
+ * Serialises a JSON value (a parsed request body) with object keys sorted, so equal values give equal
+ * strings (request fingerprints). Built directly rather than through a JSON.stringify replacer, which
+ * copies every object to sort it: this runs on every request with an Idempotency-Key.
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    }
-    return v;
-  });
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  let out = '{';
+  for (const key of Object.keys(record).sort()) {
+    if (record[key] === undefined) continue;
+    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(record[key])}`;
+  }
+  return `${out}}`;
 }
 
 export function toJson(value: unknown): string | null {
