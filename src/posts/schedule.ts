@@ -20,9 +20,30 @@ export function canonicalTimeZone(name: string): string | null {
   }
 }
 
+const UTC_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?Z$/;
+
+/**
+ * The common form, a UTC instant such as 2026-12-01T09:30:00Z, read without Temporal (whose parser is
+ * the slowest step of a create). Anything else, or anything out of range, returns null and is left to
+ * Temporal, so both accept and refuse exactly the same texts.
+ */
+function fastUtcInstant(text: string): number | null {
+  const m = UTC_INSTANT.exec(text);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as [number, number, number, number, number, number];
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  const at = Date.UTC(year, month - 1, day, hour, minute, second, Number((m[7] ?? '').slice(0, 3).padEnd(3, '0')));
+  const d = new Date(at);
+  // Date.UTC rolls 31 April over into May; the calendar fields must come back unchanged.
+  if (year < 1000 || d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null;
+  return at;
+}
+
 /** Reads scheduledFor (in timezone when it has no offset) into epoch ms. */
 export function parseScheduledFor(value: string, timeZone: string): ScheduleResult {
   const text = value.trim();
+  const fast = fastUtcInstant(text);
+  if (fast !== null) return { ok: true, at: fast };
   if (HAS_OFFSET.test(text)) {
     try {
       return { ok: true, at: Temporal.Instant.from(text).epochMilliseconds };

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { Temporal } from 'temporal-polyfill';
 import { canonicalTimeZone, parseScheduledFor, resolveSchedule } from '../../../src/posts/schedule.ts';
 
 const NOW = Date.parse('2026-11-22T10:00:00.000Z');
@@ -65,4 +67,42 @@ test('time zone names are checked and canonicalised', () => {
   assert.equal(canonicalTimeZone('utc'), 'UTC');
   assert.equal(canonicalTimeZone('Mars/Olympus'), null);
   assert.equal(canonicalTimeZone(''), null);
+});
+
+test('UTC instants read without Temporal give exactly what Temporal gives, valid or not', () => {
+  const two = (n: number) => String(n).padStart(2, '0');
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 900, max: 2100 }),
+      fc.integer({ min: 0, max: 13 }),
+      fc.integer({ min: 0, max: 32 }),
+      fc.integer({ min: 0, max: 25 }),
+      fc.integer({ min: 0, max: 61 }),
+      fc.option(fc.integer({ min: 0, max: 61 })),
+      fc.option(fc.stringMatching(/^\d{1,9}$/)),
+      (year, month, day, hour, minute, second, fraction) => {
+        const seconds = second === null ? '' : `:${two(second)}${fraction === null ? '' : `.${fraction}`}`;
+        const text = `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}${seconds}Z`;
+        let expected: number | null;
+        try {
+          expected = Temporal.Instant.from(text).epochMilliseconds;
+        } catch {
+          expected = null;
+        }
+        const r = parseScheduledFor(text, 'UTC');
+        assert.equal(r.ok ? r.at : null, expected, text);
+      },
+    ),
+    { numRuns: 5000 },
+  );
+  for (const text of ['2028-02-29T12:00:00Z', '2027-02-29T12:00:00Z', '2026-04-31T00:00:00Z', '2026-12-31T23:59:60Z', '2026-12-01T09:30:00.123456789Z']) {
+    let expected: number | null;
+    try {
+      expected = Temporal.Instant.from(text).epochMilliseconds;
+    } catch {
+      expected = null;
+    }
+    const r = parseScheduledFor(text, 'UTC');
+    assert.equal(r.ok ? r.at : null, expected, text);
+  }
 });
