@@ -46,7 +46,7 @@ async function seedPosts(dataDir: string, apiKeyId: string, accountId: string, u
           published_at: base + k * 60_000,
         };
       });
-      await db.kysely.transaction().execute(async (trx) => {
+      await db.write(async (trx) => {
         await trx.insertInto('posts').values(rows).execute();
         await trx
           .insertInto('post_targets')

@@ -115,7 +115,7 @@ export async function benchWebhooks(options: WebhookBenchOptions = {}): Promise<
     let n = 0;
     const recordBatch = async (size: number) => {
       const batch: DomainEvent[] = Array.from({ length: size }, () => ({ event: 'post.deleted', data: { postId: `post_bench${String(n++).padStart(16, '0')}` } }));
-      await runtime.db.kysely.transaction().execute((trx) => outbox.record(trx, key.id, batch));
+      await runtime.db.write((trx) => outbox.record(trx, key.id, batch));
       runtime.queue.nudge();
     };
 
