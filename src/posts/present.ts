@@ -1,13 +1,33 @@
 // Rows → the post object of API.md section 5.
 import type { PostRow, TargetRow } from '../db/schema.ts';
+import { isoTime as iso } from '../lib/iso-time.ts';
 import { fromJson } from '../lib/json.ts';
 import type { MediaItem } from '../platforms/types.ts';
 import type { PlatformResultOut, PostOut } from './schemas.ts';
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
-export function presentTarget(t: TargetRow): PlatformResultOut {
+/** The columns of a target its presentation reads (lists select only these). */
+export const PRESENTED_TARGET_COLUMNS = [
+  'post_id',
+  'position',
+  'platform',
+  'account_id',
+  'status',
+  'attempts',
+  'platform_post_id',
+  'platform_post_url',
+  'error',
+  'error_code',
+  'published_at',
+  'next_attempt_at',
+  'custom_content',
+  'custom_media',
+  'platform_specific_data',
+] as const satisfies readonly (keyof TargetRow)[];
+export type PresentedTarget = Pick<TargetRow, (typeof PRESENTED_TARGET_COLUMNS)[number]>;
+
+export function presentTarget(t: PresentedTarget): PlatformResultOut {
   const out: PlatformResultOut = {
     platform: t.platform as PlatformResultOut['platform'],
     accountId: t.account_id,
@@ -26,7 +46,7 @@ export function presentTarget(t: TargetRow): PlatformResultOut {
   return out;
 }
 
-export function presentPost(p: PostRow, targets: TargetRow[]): PostOut {
+export function presentPost(p: PostRow, targets: readonly PresentedTarget[]): PostOut {
   return {
     id: p.id,
     content: p.content,

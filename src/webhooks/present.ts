@@ -1,9 +1,9 @@
 // Rows → the delivery objects of the operations API.
+import { isoTime as iso } from '../lib/iso-time.ts';
 import type { AttemptRow, DeliveryRow } from './deliveries-dal.ts';
 import type { EventName } from './outbox.ts';
 import type { DeliveryDetailOut, DeliveryOut } from './schemas.ts';
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 export function presentDelivery(row: DeliveryRow): DeliveryOut {
