@@ -7,10 +7,17 @@ import type { Database, NewPost, NewTarget, PostRow, PostStatus, TargetRow } fro
 import type { Platform } from '../platforms/types.ts';
 import { prepareByShape, prepareRow, prepareRows } from '../db/prepared.ts';
 import type { Cursor } from './cursor.ts';
+import { PRESENTED_TARGET_COLUMNS, type PresentedTarget } from './present.ts';
 
 export interface PostWithTargets {
   post: PostRow;
   targets: TargetRow[];
+}
+
+/** A post with what its presentation reads of its targets. */
+export interface PostToPresent {
+  post: PostRow;
+  targets: PresentedTarget[];
 }
 
 export interface ListFilter {
@@ -74,18 +81,19 @@ const listPage = prepareByShape<PostRow>(
   },
 );
 
-const targetsOfPosts = prepareByShape<TargetRow>(
+const targetsOfPosts = prepareByShape<PresentedTarget>(
   (n) => n,
-  (db, _n, ids) => db.selectFrom('post_targets').selectAll().where('post_id', 'in', ids).orderBy('position'),
+  (db, _n, ids) => db.selectFrom('post_targets').select(PRESENTED_TARGET_COLUMNS).where('post_id', 'in', ids).orderBy('position'),
 );
 
 export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectName }) {
   const { db, dialect } = deps;
 
-  async function targetsOf(executor: Kysely<Database>, postIds: string[]): Promise<Map<string, TargetRow[]>> {
-    const byPost = new Map<string, TargetRow[]>(postIds.map((id) => [id, []]));
+  /** What the presentation of a page's posts reads of their targets. */
+  async function targetsOf(postIds: string[]): Promise<Map<string, PresentedTarget[]>> {
+    const byPost = new Map<string, PresentedTarget[]>(postIds.map((id) => [id, []]));
     if (postIds.length === 0) return byPost;
-    const { rows } = await targetsOfPosts.execute(executor, postIds.length, postIds);
+    const { rows } = await targetsOfPosts.execute(db, postIds.length, postIds);
     for (const row of rows) byPost.get(row.post_id)?.push(row);
     return byPost;
   }
@@ -99,8 +107,8 @@ export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectNam
     async get(apiKeyId: string, postId: string, executor: Kysely<Database> = db): Promise<PostWithTargets | null> {
       const post = await executor.selectFrom('posts').selectAll().where('id', '=', postId).where('api_key_id', '=', apiKeyId).executeTakeFirst();
       if (!post) return null;
-      const targets = await targetsOf(executor, [post.id]);
-      return { post, targets: targets.get(post.id) ?? [] };
+      const targets = await executor.selectFrom('post_targets').selectAll().where('post_id', '=', postId).orderBy('position').execute();
+      return { post, targets };
     },
 
     /** Reads a post and its targets, locking the post row on PostgreSQL (serialises status changes). */
@@ -112,7 +120,7 @@ export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectNam
     },
 
     /** Newest first, ties by id; `limit + 1` rows are read to know whether more follow. */
-    async list(apiKeyId: string, filter: ListFilter, after: Cursor | null, limit: number): Promise<{ items: PostWithTargets[]; hasMore: boolean }> {
+    async list(apiKeyId: string, filter: ListFilter, after: Cursor | null, limit: number): Promise<{ items: PostToPresent[]; hasMore: boolean }> {
       let shape = 0;
       const args: unknown[] = [apiKeyId];
       const add = (bit: number, ...values: unknown[]) => {
@@ -128,7 +136,7 @@ export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectNam
       const { rows } = await listPage.execute(db, shape, args);
       const hasMore = rows.length > limit;
       const page = hasMore ? rows.slice(0, limit) : rows;
-      const targets = await targetsOf(db, page.map((p) => p.id));
+      const targets = await targetsOf(page.map((p) => p.id));
       return { items: page.map((post) => ({ post, targets: targets.get(post.id) ?? [] })), hasMore };
     },
 
