@@ -94,7 +94,7 @@ export function openDatabase(options: {
   const statements = cachedStatements(sqlite);
   const writing = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   // Reads share the connection, outside the writer's transactions (see sqlite-connection.ts).
-  const gate = createReadGate();
+  const gate = createReadGate(statements);
   const kysely = new Kysely<Database>({ dialect: new GatedReadDialect(statements, gate) });
   runDirectly(kysely, readRunner(statements, gate));
   return {

@@ -115,3 +115,18 @@ test('the read instance refuses writes and transactions, so none can bypass writ
   await assert.rejects(db.kysely.transaction().execute(async () => {}), /every write goes through write\(\)/);
   assert.equal(Number((await sql<{ n: number }>`select count(*) as n from t where id = 99`.execute(db.kysely)).rows[0]!.n), 0);
 });
+
+test('reads issued together each get their own answer, and one failing read fails alone', async () => {
+  await sql`delete from t`.execute(db.writable);
+  await db.write((trx) => sql`insert into t (id, v) values (1, 'one'), (2, 'two')`.execute(trx));
+  const outcomes = await Promise.allSettled([
+    sql<{ v: string }>`select v from t where id = 1`.execute(db.kysely),
+    sql`select v from no_such_table`.execute(db.kysely),
+    sql<{ v: string }>`select v from t where id = 2`.execute(db.kysely),
+    idsPrepared.execute(db.kysely),
+  ]);
+  assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+  assert.equal((outcomes[0] as PromiseFulfilledResult<{ rows: { v: string }[] }>).value.rows[0]!.v, 'one');
+  assert.equal((outcomes[2] as PromiseFulfilledResult<{ rows: { v: string }[] }>).value.rows[0]!.v, 'two');
+  assert.deepEqual((outcomes[3] as PromiseFulfilledResult<{ rows: { id: number }[] }>).value.rows.map((r) => r.id), [1, 2]);
+});
