@@ -13,10 +13,10 @@
 // the queries. Reads here skip it, and so do prepared queries (see prepared.ts).
 import type SQLite from 'better-sqlite3';
 import {
-  CompiledQuery,
   SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
+  type CompiledQuery,
   type DatabaseConnection,
   type DatabaseIntrospector,
   type Dialect,
@@ -70,7 +70,8 @@ class NotForReads extends Error {
 /** Runs a read; a statement that would write is refused (writes go through the writer). */
 function runRead(statements: Statements, sql: string, params: readonly unknown[]): QueryResult<unknown> {
   const stmt = statements.prepare(sql);
-  if (!stmt.reader) throw new NotForReads('a statement that writes');
+  // `readonly`, not `reader`: an insert … returning reads rows too.
+  if (!stmt.readonly) throw new NotForReads('a statement that writes');
   return { rows: stmt.all(params) };
 }
 

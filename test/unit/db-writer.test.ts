@@ -112,8 +112,9 @@ test('a read during an open write transaction waits for it to end, then sees it 
 
 test('the read instance refuses writes and transactions, so none can bypass write()', async () => {
   await assert.rejects(sql`insert into t (id, v) values (99, 'sneaked')`.execute(db.kysely), /every write goes through write\(\)/);
+  await assert.rejects(sql`insert into t (id, v) values (98, 'sneaked') returning id`.execute(db.kysely), /every write goes through write\(\)/);
   await assert.rejects(db.kysely.transaction().execute(async () => {}), /every write goes through write\(\)/);
-  assert.equal(Number((await sql<{ n: number }>`select count(*) as n from t where id = 99`.execute(db.kysely)).rows[0]!.n), 0);
+  assert.equal(Number((await sql<{ n: number }>`select count(*) as n from t where id in (98, 99)`.execute(db.kysely)).rows[0]!.n), 0);
 });
 
 test('reads issued together each get their own answer, and one failing read fails alone', async () => {
