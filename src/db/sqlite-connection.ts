@@ -63,7 +63,7 @@ export function runStatement(statements: Statements, sql: string, params: readon
 
 class NotForReads extends Error {
   constructor(what: string) {
-    super(`${what} on the read connection: every write goes through write()`);
+    super(`${what} through the read instance (db.kysely): every write goes through write()`);
   }
 }
 

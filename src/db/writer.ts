@@ -5,9 +5,10 @@
 //
 // Rules for callers: a write function does database work only (no platform calls, no waiting on
 // anything else, no effect outside the transaction), because everything queued behind it waits for it
-// and it may be run again after a rollback; and it never calls write() itself
-// (that write would wait for the batch it is part of). Detecting the nesting would need async context
-// tracking on every promise, which costs more than the writes it guards.
+// and it may be run again after a rollback; it never calls write() itself (that write would wait for
+// the batch it is part of), and it reads through its own transaction only, never through db.kysely
+// (on SQLite such a read waits for the open transaction to end, that is, for itself). Detecting either
+// would need async context tracking on every promise, which costs more than the writes it guards.
 // The grouping happens on its own: a flush starts one macrotask after the first write arrives, by when
 // the other requests in flight have reached their writes too.
 import type { Kysely } from 'kysely';
