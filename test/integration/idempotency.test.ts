@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createIdempotencyStore } from '../../src/http/idempotency.ts';
 import { testClock } from '../helpers/clock.ts';
+import { connectAccount } from '../helpers/connect.ts';
 import { startHerald, type TestHerald } from '../helpers/herald.ts';
 
 const clock = testClock();
@@ -28,6 +29,22 @@ describe('Idempotency-Key', () => {
     assert.equal(again.status, 400);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.deepEqual(again.body, first.body);
+  });
+
+  test('a replay is the first answer byte for byte, targets included', async () => {
+    const { accountId } = await connectAccount(h, 'twitter');
+    const body = JSON.stringify({
+      content: 'same bytes',
+      scheduledFor: new Date(clock.now() + 86_400_000).toISOString(),
+      tags: ['a'],
+      platforms: [{ platform: 'twitter', accountId, customContent: 'for X', platformSpecificData: { replySettings: 'following' } }],
+    });
+    const headers = { authorization: `Bearer ${h.key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() };
+    const first = await fetch(`${h.url}/v1/posts`, { method: 'POST', headers, body });
+    const replay = await fetch(`${h.url}/v1/posts`, { method: 'POST', headers, body });
+    assert.equal(first.status, 201);
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.equal(await replay.text(), await first.text());
   });
 
   test('a key that is not a UUID is a 400', async () => {
