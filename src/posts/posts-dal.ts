@@ -5,7 +5,7 @@ import type { DialectName } from '../db/dialect.ts';
 import { forUpdate } from '../db/dialect.ts';
 import type { Database, NewPost, NewTarget, PostRow, PostStatus, TargetRow } from '../db/schema.ts';
 import type { Platform } from '../platforms/types.ts';
-import { prepareByShape, prepareRow, prepareRows } from '../db/prepared.ts';
+import { prepare, prepareByShape, prepareRow, prepareRows } from '../db/prepared.ts';
 import type { Cursor } from './cursor.ts';
 import { PRESENTED_TARGET_COLUMNS, type PresentedTarget } from './present.ts';
 
@@ -86,6 +86,11 @@ const targetsOfPosts = prepareByShape<PresentedTarget>(
   (db, _n, ids) => db.selectFrom('post_targets').select(PRESENTED_TARGET_COLUMNS).where('post_id', 'in', ids).orderBy('position'),
 );
 
+// Every target of one post, whole rows (GET /v1/posts/{id}, edit, status changes).
+const targetsOfPost = prepare<[string], TargetRow>(1, (db, postId) =>
+  db.selectFrom('post_targets').selectAll().where('post_id', '=', postId).orderBy('position'),
+);
+
 export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectName }) {
   const { db, dialect } = deps;
 
@@ -107,7 +112,7 @@ export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectNam
     async get(apiKeyId: string, postId: string, executor: Kysely<Database> = db): Promise<PostWithTargets | null> {
       const post = await executor.selectFrom('posts').selectAll().where('id', '=', postId).where('api_key_id', '=', apiKeyId).executeTakeFirst();
       if (!post) return null;
-      const targets = await executor.selectFrom('post_targets').selectAll().where('post_id', '=', postId).orderBy('position').execute();
+      const { rows: targets } = await targetsOfPost.execute(executor, postId);
       return { post, targets };
     },
 
@@ -115,7 +120,7 @@ export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectNam
     async getForUpdate(trx: Kysely<Database>, postId: string): Promise<PostWithTargets | null> {
       const post = await forUpdate(dialect, trx.selectFrom('posts').selectAll().where('id', '=', postId)).executeTakeFirst();
       if (!post) return null;
-      const targets = await trx.selectFrom('post_targets').selectAll().where('post_id', '=', postId).orderBy('position').execute();
+      const { rows: targets } = await targetsOfPost.execute(trx, postId);
       return { post, targets };
     },
 
