@@ -33,6 +33,14 @@ async function history(key: string, deliveryId: string): Promise<any[]> {
   return res.body.history;
 }
 
+/** A fresh key subscribed to post.deleted at `r`, and one draft deleted: one event on its way to `r`. */
+async function oneEventTo(r: Receiver): Promise<string> {
+  const { key } = await h.newKey();
+  await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
+  await deleteADraft(h, key);
+  return key;
+}
+
 before(async () => {
   h = await startHerald({ env: { HERALD_WEBHOOK_RETRY_SCHEDULE: '0.2,0.4' }, webhookTimeoutMs: 500 });
 });
@@ -52,9 +60,7 @@ test('receiver answers 500, 500, then 200 → retried on the schedule with the s
   const before = { retrying: await metric('retrying'), delivered: await metric('delivered') };
   const r = await receiver();
   r.script({ status: 500 }, { status: 500 });
-  const { key } = await h.newKey();
-  await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
-  await deleteADraft(h, key);
+  const key = await oneEventTo(r);
   const got = await r.waitFor(3);
   await pause(700);
   assert.equal(r.received.length, 3, 'nothing after the 2xx');
@@ -79,9 +85,7 @@ test('receiver answers 500, 500, then 200 → retried on the schedule with the s
 test('receiver answers 503 every time → one attempt per scheduled retry, then the delivery is failed', async () => {
   const r = await receiver();
   r.fallback = { status: 503 };
-  const { key } = await h.newKey();
-  await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
-  await deleteADraft(h, key);
+  const key = await oneEventTo(r);
   const d = await newestDeliveryOnceIs(h, key, 'failed');
   assert.equal(d.attempts, 3, 'the first send and one per scheduled retry');
   assert.equal(d.lastStatusCode, 503);
@@ -94,9 +98,7 @@ test('receiver answers 503 every time → one attempt per scheduled retry, then 
 test('receiver slower than the time-out → the attempt counts as failed, is retried with the same event id, then delivered', async () => {
   const r = await receiver();
   r.script({ status: 200, delayMs: 1500 });
-  const { key } = await h.newKey();
-  await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
-  await deleteADraft(h, key);
+  const key = await oneEventTo(r);
   const d = await newestDeliveryOnceIs(h, key, 'delivered');
   assert.equal(d.attempts, 2, 'the slow answer counted as a failure and was retried');
   const [first, second] = await history(key, d.id);
@@ -112,9 +114,7 @@ test('receiver answers 301 → the redirect is not followed and counts as failed
   const target = await receiver();
   const r = await receiver();
   r.fallback = { status: 301, headers: { location: target.url } };
-  const { key } = await h.newKey();
-  await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
-  await deleteADraft(h, key);
+  const key = await oneEventTo(r);
   const d = await newestDeliveryOnceIs(h, key, 'failed');
   assert.equal(d.attempts, 3, 'each 301 was a failed attempt, retried on the schedule');
   assert.equal(d.lastStatusCode, 301);
@@ -126,9 +126,7 @@ test('receiver answers 301 → the redirect is not followed and counts as failed
 test('receiver answers 410 → no retry, the settings are disabled and nothing is sent to that URL until they are saved again', async () => {
   const r = await receiver();
   r.script({ status: 410 });
-  const { key } = await h.newKey();
-  await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
-  await deleteADraft(h, key);
+  const key = await oneEventTo(r);
   const d = await newestDeliveryOnceIs(h, key, 'failed');
   assert.equal(d.attempts, 1, 'no retry after 410');
   assert.equal(d.lastStatusCode, 410);
