@@ -38,6 +38,7 @@ import { createEditService } from './publishing/edit.ts';
 import { createRetryService } from './publishing/retry.ts';
 import { createAttemptsStore } from './publishing/attempts.ts';
 import { createPublishingEngine, type PublishingEngine } from './publishing/engine.ts';
+import { createLimits } from './publishing/limits.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './publishing/policy.ts';
 import { createEmulators, sandboxPlugin } from './sandbox/index.ts';
 import { SANDBOX_APP, type Emulator } from './sandbox/kit/emulator.ts';
@@ -194,6 +195,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     clock,
     log,
     attempts,
+    limits: createLimits({ write: db.write, dialect: db.dialect }),
     adapters,
     credentials,
     metrics,

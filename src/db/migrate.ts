@@ -3,10 +3,12 @@ import { Migrator, type Migration } from 'kysely/migration';
 import type { Db } from './database.ts';
 import * as m0001 from './migrations/0001_initial.ts';
 import * as m0002 from './migrations/0002_webhooks.ts';
+import * as m0003 from './migrations/0003_limit_slots.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_webhooks': m0002,
+  '0003_limit_slots': m0003,
 };
 
 export interface MigrationReport {

@@ -91,6 +91,8 @@ export interface PostTargetsTable {
    * platform before anything is sent; n - 1 earlier askings could not tell.
    */
   needs_reconcile: Generated<number>;
+  /** 1 while the owning attempt holds one of its account's publishing-limit slots (publishing/limits.ts). */
+  holds_limit_slot: Generated<number>;
   published_at: number | null;
   edit_count: Generated<number>;
   edit_pending: string | null;

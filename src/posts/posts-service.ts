@@ -127,6 +127,7 @@ export function createPostsService(deps: PostsServiceDeps) {
         next_attempt_at: plan.mode === 'draft' ? null : runAt,
         checkpoint: null,
         needs_reconcile: 0,
+        holds_limit_slot: 0,
         published_at: null,
         edit_count: 0,
         edit_pending: null,

@@ -77,7 +77,7 @@ export function createAttemptsStore(deps: {
 
         let mode: 'publish' | 'reconcile' = target.needs_reconcile > 0 ? 'reconcile' : 'publish';
         let reconcileFrom: number | null = mode === 'reconcile' ? target.attempt_started_at : null;
-        const update: TargetUpdate = { status: 'publishing', attempt_id: newAttemptId(), lease_expires_at: now + leaseMs, updated_at: now };
+        const update: TargetUpdate = { status: 'publishing', attempt_id: newAttemptId(), lease_expires_at: now + leaseMs, holds_limit_slot: 0, updated_at: now };
         if (target.status === 'publishing') {
           if ((target.lease_expires_at ?? 0) > now) return { kind: 'busy', until: target.lease_expires_at! };
           // The attempt that held it vanished mid-call: whatever it sent must be found before anything else.
@@ -128,7 +128,7 @@ export function createAttemptsStore(deps: {
           .executeTakeFirst();
         if (!post || !target) return { owned: false };
 
-        const released = { attempt_id: null, lease_expires_at: null, updated_at: now };
+        const released = { attempt_id: null, lease_expires_at: null, holds_limit_slot: 0, updated_at: now };
         const events: DomainEvent[] = [];
         const base = { postId: post.id, platform: target.platform, accountId: target.account_id };
         let update: TargetUpdate;

@@ -20,7 +20,7 @@ import {
   type PublishRequest,
 } from '../platforms/types.ts';
 import type { AttemptsStore, Finish } from './attempts.ts';
-import { limitFreesAt } from './limits.ts';
+import type { Limits } from './limits.ts';
 import { UNKNOWN_OUTCOME_MESSAGE, decide, isPermanent, type RetryPolicy } from './policy.ts';
 
 export interface EngineDeps {
@@ -28,6 +28,7 @@ export interface EngineDeps {
   clock: Clock;
   log: Logger;
   attempts: AttemptsStore;
+  limits: Limits;
   adapters: Record<Platform, PlatformAdapter>;
   credentials: CredentialsService;
   metrics: Metrics;
@@ -62,7 +63,7 @@ function publishContent(post: PostRow, target: TargetRow) {
 }
 
 export function createPublishingEngine(deps: EngineDeps) {
-  const { db, clock, log, attempts, adapters, credentials, metrics, policy, leaseMs } = deps;
+  const { db, clock, log, attempts, limits, adapters, credentials, metrics, policy, leaseMs } = deps;
   const settlePollMs = deps.settlePollMs ?? 250;
   const waiters = new Map<string, Set<() => void>>();
   const running = new Set<Promise<void>>();
@@ -167,11 +168,8 @@ export function createPublishingEngine(deps: EngineDeps) {
         // The platform positively shows no post from the earlier attempt: publishing is safe.
         progress.reconcileAnswered = true;
       }
-      const now = clock.now();
-      const freesAt = await limitFreesAt(db, platform, target.account_id, adapter.info.publishLimits, now, {
-        targetId: target.id,
-        startedAt: target.attempt_started_at ?? now,
-      });
+      const slot = { targetId: target.id, attemptId: c.attemptId, platform, accountId: target.account_id };
+      const freesAt = await limits.takeSlot(slot, adapter.info.publishLimits, clock.now());
       if (freesAt !== null) {
         return { kind: 'defer', at: freesAt, message: `waiting for ${adapter.info.displayName}'s publishing limit for this account (until ${new Date(freesAt).toISOString()})` };
       }

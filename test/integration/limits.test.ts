@@ -1,8 +1,10 @@
 // Per-account publishing limits (X allows 100 posts per 15 minutes per user): a target over the limit
-// waits for the window instead of failing, and attempts in flight count, so two posts racing for the
-// last slot of a window do not both go out.
+// waits for the window instead of failing, and attempts in flight hold slots, so two posts racing for
+// the last slot of a window do not both go out.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createLimits } from '../../src/publishing/limits.ts';
+import { StaleAttemptError } from '../../src/platforms/types.ts';
 import { connectAccount } from '../helpers/connect.ts';
 import { posted, publishNow, startWorld, type World } from '../helpers/e2e.ts';
 
@@ -64,4 +66,57 @@ test('two posts racing for the last slot of X’s 15-minute window: one is sent,
   assert.match(waiting.error, /publishing limit/);
   const sent = posted(w.emu('twitter'), { accountId: busy.accountId }).filter((e) => e.text?.startsWith('last slot'));
   assert.equal(sent.length, 1);
+});
+
+/** A target of the account claimed by an attempt (as attempts.claim leaves it), started at `startedAt`. */
+async function claimedTarget(accountId: string, attemptId: string, startedAt: number): Promise<string> {
+  const draft = await w.h.request('POST', '/v1/posts', { body: { content: `claimed ${attemptId}`, isDraft: true, platforms: [{ platform: 'twitter', accountId }] } });
+  const db = w.h.runtime.db.writable;
+  const { id: targetId } = await db.selectFrom('post_targets').select('id').where('post_id', '=', draft.body.id).executeTakeFirstOrThrow();
+  await db
+    .updateTable('post_targets')
+    .set({ status: 'publishing', attempt_id: attemptId, attempt_started_at: startedAt, lease_expires_at: Date.now() + 60_000 })
+    .where('id', '=', targetId)
+    .execute();
+  return targetId;
+}
+
+test('slots are taken one at a time under the account lock, whatever order the attempts started in', async () => {
+  const { db } = w.h.runtime;
+  const limits = createLimits({ write: db.write, dialect: db.dialect });
+  const windows = [{ max: 100, windowMs: 15 * 60_000 }];
+  const account = await connectAccount(w.h, 'twitter', { sandbox_user: 'slot_order' });
+  await seedPublished(account.accountId, 99, Date.now() - 10 * 60_000);
+  const slot = (targetId: string, attemptId: string) => ({ targetId, attemptId, platform: 'twitter', accountId: account.accountId });
+
+  // The attempt that started later asks first (its claim committed first) and gets the last slot; the
+  // one that started earlier must then wait, not count itself ahead of it.
+  const earlier = await claimedTarget(account.accountId, 'att_earlier', Date.now() - 1000);
+  const later = await claimedTarget(account.accountId, 'att_later', Date.now());
+  // An attempt that lost its target takes nothing.
+  await assert.rejects(limits.takeSlot(slot(later, 'att_gone'), windows, Date.now()), StaleAttemptError);
+  assert.equal(await limits.takeSlot(slot(later, 'att_later'), windows, Date.now()), null);
+  const waitUntil = await limits.takeSlot(slot(earlier, 'att_earlier'), windows, Date.now());
+  assert.ok(typeof waitUntil === 'number' && waitUntil > Date.now(), String(waitUntil));
+
+  // A slot lapses with the lease of an attempt that died holding it.
+  await db.writable.updateTable('post_targets').set({ lease_expires_at: Date.now() - 1 }).where('id', '=', later).execute();
+  assert.equal(await limits.takeSlot(slot(earlier, 'att_earlier'), windows, Date.now()), null);
+
+});
+
+test('of many attempts asking at once for the last two slots, exactly two get one', async () => {
+  const { db } = w.h.runtime;
+  const limits = createLimits({ write: db.write, dialect: db.dialect });
+  const windows = [{ max: 100, windowMs: 15 * 60_000 }];
+  const account = await connectAccount(w.h, 'twitter', { sandbox_user: 'slot_rush' });
+  await seedPublished(account.accountId, 98, Date.now() - 10 * 60_000);
+  const ids = Array.from({ length: 8 }, (_, i) => `att_rush_${i}`);
+  const targets = await Promise.all(ids.map((id, i) => claimedTarget(account.accountId, id, Date.now() - i)));
+  const answers = await Promise.all(
+    targets.map((targetId, i) => limits.takeSlot({ targetId, attemptId: ids[i]!, platform: 'twitter', accountId: account.accountId }, windows, Date.now())),
+  );
+  assert.equal(answers.filter((a) => a === null).length, 2, JSON.stringify(answers));
+  const holders = await db.writable.selectFrom('post_targets').select('id').where('id', 'in', targets).where('holds_limit_slot', '=', 1).execute();
+  assert.equal(holders.length, 2);
 });
