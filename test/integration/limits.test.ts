@@ -81,42 +81,42 @@ async function claimedTarget(accountId: string, attemptId: string, startedAt: nu
   return targetId;
 }
 
-test('slots are taken one at a time under the account lock, whatever order the attempts started in', async () => {
+/** X's window (100 per 15 minutes) for a fresh account with `room` slots left, and a way to ask for one. */
+async function xAccountWithRoom(sandboxUser: string, room: number) {
   const { db } = w.h.runtime;
   const limits = createLimits({ write: db.write, dialect: db.dialect });
-  const windows = [{ max: 100, windowMs: 15 * 60_000 }];
-  const account = await connectAccount(w.h, 'twitter', { sandbox_user: 'slot_order' });
-  await seedPublished(account.accountId, 99, Date.now() - 10 * 60_000);
-  const slot = (targetId: string, attemptId: string) => ({ targetId, attemptId, platform: 'twitter', accountId: account.accountId });
+  const { accountId } = await connectAccount(w.h, 'twitter', { sandbox_user: sandboxUser });
+  await seedPublished(accountId, 100 - room, Date.now() - 10 * 60_000);
+  return {
+    accountId,
+    take: (targetId: string, attemptId: string) => limits.takeSlot({ targetId, attemptId, platform: 'twitter', accountId }, [{ max: 100, windowMs: 15 * 60_000 }], Date.now()),
+  };
+}
+
+test('slots are taken one at a time under the account lock, whatever order the attempts started in', async () => {
+  const { accountId, take } = await xAccountWithRoom('slot_order', 1);
 
   // The attempt that started later asks first (its claim committed first) and gets the last slot; the
   // one that started earlier must then wait, not count itself ahead of it.
-  const earlier = await claimedTarget(account.accountId, 'att_earlier', Date.now() - 1000);
-  const later = await claimedTarget(account.accountId, 'att_later', Date.now());
+  const earlier = await claimedTarget(accountId, 'att_earlier', Date.now() - 1000);
+  const later = await claimedTarget(accountId, 'att_later', Date.now());
   // An attempt that lost its target takes nothing.
-  await assert.rejects(limits.takeSlot(slot(later, 'att_gone'), windows, Date.now()), StaleAttemptError);
-  assert.equal(await limits.takeSlot(slot(later, 'att_later'), windows, Date.now()), null);
-  const waitUntil = await limits.takeSlot(slot(earlier, 'att_earlier'), windows, Date.now());
+  await assert.rejects(take(later, 'att_gone'), StaleAttemptError);
+  assert.equal(await take(later, 'att_later'), null);
+  const waitUntil = await take(earlier, 'att_earlier');
   assert.ok(typeof waitUntil === 'number' && waitUntil > Date.now(), String(waitUntil));
 
   // A slot lapses with the lease of an attempt that died holding it.
-  await db.writable.updateTable('post_targets').set({ lease_expires_at: Date.now() - 1 }).where('id', '=', later).execute();
-  assert.equal(await limits.takeSlot(slot(earlier, 'att_earlier'), windows, Date.now()), null);
-
+  await w.h.runtime.db.writable.updateTable('post_targets').set({ lease_expires_at: Date.now() - 1 }).where('id', '=', later).execute();
+  assert.equal(await take(earlier, 'att_earlier'), null);
 });
 
 test('of many attempts asking at once for the last two slots, exactly two get one', async () => {
-  const { db } = w.h.runtime;
-  const limits = createLimits({ write: db.write, dialect: db.dialect });
-  const windows = [{ max: 100, windowMs: 15 * 60_000 }];
-  const account = await connectAccount(w.h, 'twitter', { sandbox_user: 'slot_rush' });
-  await seedPublished(account.accountId, 98, Date.now() - 10 * 60_000);
+  const { accountId, take } = await xAccountWithRoom('slot_rush', 2);
   const ids = Array.from({ length: 8 }, (_, i) => `att_rush_${i}`);
-  const targets = await Promise.all(ids.map((id, i) => claimedTarget(account.accountId, id, Date.now() - i)));
-  const answers = await Promise.all(
-    targets.map((targetId, i) => limits.takeSlot({ targetId, attemptId: ids[i]!, platform: 'twitter', accountId: account.accountId }, windows, Date.now())),
-  );
+  const targets = await Promise.all(ids.map((id, i) => claimedTarget(accountId, id, Date.now() - i)));
+  const answers = await Promise.all(targets.map((targetId, i) => take(targetId, ids[i]!)));
   assert.equal(answers.filter((a) => a === null).length, 2, JSON.stringify(answers));
-  const holders = await db.writable.selectFrom('post_targets').select('id').where('id', 'in', targets).where('holds_limit_slot', '=', 1).execute();
+  const holders = await w.h.runtime.db.writable.selectFrom('post_targets').select('id').where('id', 'in', targets).where('holds_limit_slot', '=', 1).execute();
   assert.equal(holders.length, 2);
 });
