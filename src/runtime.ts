@@ -16,7 +16,7 @@ import { buildApp } from './http/app.ts';
 import { accountsRoutes } from './http/routes/accounts.ts';
 import { connectRoutes } from './http/routes/connect.ts';
 import { webhooksRoutes } from './http/routes/webhooks.ts';
-import { createIdempotencyStore } from './http/idempotency.ts';
+import { createIdempotencyStore } from './idempotency/idempotency-store.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { createKeysService, type CreatedKey, type KeysService } from './keys/keys-service.ts';
 import { systemClock, type Clock } from './lib/clock.ts';

@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { AccountRow } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
-import { errors } from '../http/errors.ts';
+import { errors } from '../contract/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { SecretBox } from '../lib/crypto.ts';
 import { fromJson } from '../lib/json.ts';

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
-import { ApiError, errors } from '../http/errors.ts';
+import { ApiError, errors } from '../contract/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { pkceChallenge, sha256Hex, type SecretBox } from '../lib/crypto.ts';
 import { newId, randomToken } from '../lib/ids.ts';

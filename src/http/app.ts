@@ -11,10 +11,10 @@ import type { Metrics } from '../observability/metrics.ts';
 import { installAuth } from './auth.ts';
 import { BODY_LIMIT_BYTES, installErrorHandling } from './error-handler.ts';
 import './fastify-types.ts';
-import type { IdempotencyStore } from './idempotency.ts';
+import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import { installIdempotency } from './idempotency-hook.ts';
 import type { RateLimiter } from './rate-limit.ts';
-import { validatorCompiler } from './validation.ts';
+import { validatorCompiler } from '../contract/validation.ts';
 import { systemRoutes } from './routes/system.ts';
 import { postsRoutes, type PostsRouteDeps } from './routes/posts.ts';
 

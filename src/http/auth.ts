@@ -2,7 +2,7 @@
 // rate limit. Bad keys are limited per client address so keys cannot be guessed at speed.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { KeysService } from '../keys/keys-service.ts';
-import { errors } from './errors.ts';
+import { errors } from '../contract/errors.ts';
 import type { RateDecision, RateLimiter } from './rate-limit.ts';
 
 export interface AuthDeps {

@@ -1,8 +1,8 @@
 // Turns anything thrown while handling a request into API.md's error shapes. Bugs become a 500 that
 // names the request id and nothing else; the details go to the log.
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, errors, renderError, type ErrorShape } from './errors.ts';
-import { ajvToApiError } from './validation.ts';
+import { ApiError, errors, renderError, type ErrorShape } from '../contract/errors.ts';
+import { ajvToApiError } from '../contract/validation.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 // What Herald adds to Fastify's request and route config.
 import type { Caller } from '../keys/keys-service.ts';
-import type { ErrorShape } from './errors.ts';
-import type { ClaimRef } from './idempotency.ts';
+import type { ErrorShape } from '../contract/errors.ts';
+import type { ClaimRef } from '../idempotency/idempotency-store.ts';
 
 export interface IdempotencyContext {
   /** The claim this request holds on its key: what the post and the stored answer are fenced on. */

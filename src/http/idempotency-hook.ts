@@ -3,8 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { sha256Hex } from '../lib/crypto.ts';
 import { canonicalJson } from '../lib/json.ts';
-import { errors } from './errors.ts';
-import type { IdempotencyStore } from './idempotency.ts';
+import { errors } from '../contract/errors.ts';
+import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

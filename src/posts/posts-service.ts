@@ -3,8 +3,8 @@
 import type { AccountsDal } from '../accounts/accounts-dal.ts';
 import type { NewPost, NewTarget, TargetRow } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
-import { errors } from '../http/errors.ts';
-import type { ClaimRef, IdempotencyStore } from '../http/idempotency.ts';
+import { errors } from '../contract/errors.ts';
+import type { ClaimRef, IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { fromJson, toJson } from '../lib/json.ts';

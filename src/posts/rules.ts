@@ -1,8 +1,8 @@
 // Create-time rules of API.md section 5 that need no database: the publishing mode and its
 // contradictions, time zones, content-or-media, targets, and platform settings. Pure; throws ApiError.
 import type { ValidateFunction } from 'ajv';
-import { errors } from '../http/errors.ts';
-import { ajvToApiError, compileStrict } from '../http/validation.ts';
+import { errors } from '../contract/errors.ts';
+import { ajvToApiError, compileStrict } from '../contract/validation.ts';
 import { PLATFORM_SETTINGS } from '../platforms/settings.ts';
 import { PLATFORMS, type Platform, type RuleViolation, type TargetContent } from '../platforms/types.ts';
 import { canonicalTimeZone, parseScheduledFor, resolveSchedule } from './schedule.ts';

@@ -5,7 +5,7 @@ import { FAILURE_CATEGORIES, PLATFORMS } from '../platforms/types.ts';
 import { MediaItemSchema } from '../platforms/schemas.ts';
 import { TikTokSettingsSchema } from '../platforms/tiktok/settings.ts';
 import { FacebookSettingsSchema } from '../platforms/facebook/settings.ts';
-import { IsoTime, Nullable, NullableIsoTime, StringEnum } from '../http/schemas/common.ts';
+import { IsoTime, Nullable, NullableIsoTime, StringEnum } from '../contract/schemas.ts';
 
 export const MAX_TARGETS = 25;
 export const MAX_MEDIA = 35;

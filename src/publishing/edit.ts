@@ -10,7 +10,7 @@ import type { AccountsDal } from '../accounts/accounts-dal.ts';
 import type { CredentialsService } from '../accounts/credentials.ts';
 import type { AccountRow, TargetRow } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
-import { errors } from '../http/errors.ts';
+import { errors } from '../contract/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newAttemptId } from '../lib/ids.ts';
 import type { EditRequest, PlatformAdapter, PublishOutcome, ReconcileOutcome } from '../platforms/types.ts';

@@ -1,7 +1,7 @@
 // POST /v1/posts/{id}/retry: publishes the failed targets again, exactly like publishNow. Published
 // targets are never touched.
 import type { Writer } from '../db/writer.ts';
-import { errors } from '../http/errors.ts';
+import { errors } from '../contract/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { PostsDal } from '../posts/posts-dal.ts';

@@ -1,6 +1,6 @@
 // GET /v1/webhooks/deliveries: keyset pages, newest first, within the 30-day retention (enforced here
 // as well as by the worker's purge, so an overdue purge never shows older rows).
-import { errors } from '../http/errors.ts';
+import { errors } from '../contract/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { decodeCursor, encodeCursor } from '../posts/cursor.ts';
 import type { DeliveriesDal } from './deliveries-dal.ts';

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Writer } from '../db/writer.ts';
 import type { Database } from '../db/schema.ts';
-import { errors } from '../http/errors.ts';
+import { errors } from '../contract/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newAttemptId, newId } from '../lib/ids.ts';
 import type { JobQueue } from '../jobs/queue.ts';

@@ -1,7 +1,7 @@
 // The webhooks API boundary: request bodies, queries, and the settings and delivery objects. Each
 // schema validates, types the handler and documents the route in /openapi.json.
 import Type, { type Static } from 'typebox';
-import { IsoTime, NullableIsoTime } from '../http/schemas/common.ts';
+import { IsoTime, NullableIsoTime } from '../contract/schemas.ts';
 import { EVENT_NAMES } from './outbox.ts';
 
 export const EventNameSchema = Type.Enum([...EVENT_NAMES], { description: 'Webhook event name.' });

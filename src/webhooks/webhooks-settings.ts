@@ -2,7 +2,7 @@
 // (generated on the first save, sealed at rest, bound to its row). The URL is checked against the
 // outbound address rules here, and again by the guarded client on every send.
 import type { Writer } from '../db/writer.ts';
-import { errors } from '../http/errors.ts';
+import { errors } from '../contract/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { SecretBox } from '../lib/crypto.ts';
 import { fromJson } from '../lib/json.ts';

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createIdempotencyStore } from '../../src/http/idempotency.ts';
+import { createIdempotencyStore } from '../../src/idempotency/idempotency-store.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { canonicalJson } from '../../src/lib/json.ts';
 import { testClock } from '../helpers/clock.ts';

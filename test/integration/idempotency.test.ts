@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createIdempotencyStore } from '../../src/http/idempotency.ts';
+import { createIdempotencyStore } from '../../src/idempotency/idempotency-store.ts';
 import { testClock } from '../helpers/clock.ts';
 import { connectAccount } from '../helpers/connect.ts';
 import { startHerald, type TestHerald } from '../helpers/herald.ts';

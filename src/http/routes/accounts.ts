@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AccountsService } from '../../accounts/accounts-service.ts';
 import { PlatformName } from '../../posts/schemas.ts';
 import { callerOf } from '../fastify-types.ts';
-import { IsoTime, Nullable, NullableIsoTime, StringEnum, commonErrorsA } from '../schemas/common.ts';
+import { IsoTime, Nullable, NullableIsoTime, StringEnum, commonErrorsA } from '../../contract/schemas.ts';
 
 const security = [{ bearerAuth: [] }];
 

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ConnectService } from '../../accounts/connect-service.ts';
 import { PlatformName } from '../../posts/schemas.ts';
 import { callerOf } from '../fastify-types.ts';
-import { ErrorA, commonErrorsA } from '../schemas/common.ts';
+import { ErrorA, commonErrorsA } from '../../contract/schemas.ts';
 
 const security = [{ bearerAuth: [] }];
 const Params = Type.Object({ platform: PlatformName }, { additionalProperties: false });

@@ -16,7 +16,7 @@ import {
   PostPage,
 } from '../../posts/schemas.ts';
 import { callerOf } from '../fastify-types.ts';
-import { ErrorA, ErrorB, commonErrorsA } from '../schemas/common.ts';
+import { ErrorA, ErrorB, commonErrorsA } from '../../contract/schemas.ts';
 
 export interface PostsRouteDeps {
   posts: PostsService;

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../../observability/metrics.ts';
-import { ErrorA } from '../schemas/common.ts';
+import { ErrorA } from '../../contract/schemas.ts';
 
 export async function systemRoutes(app: FastifyInstance, opts: { metrics: Metrics; ready(): Promise<void> }) {
   app.get(

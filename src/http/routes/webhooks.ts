@@ -19,7 +19,7 @@ import {
 } from '../../webhooks/schemas.ts';
 import type { WebhookSettings } from '../../webhooks/webhooks-settings.ts';
 import { callerOf } from '../fastify-types.ts';
-import { ErrorA, commonErrorsA } from '../schemas/common.ts';
+import { ErrorA, commonErrorsA } from '../../contract/schemas.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['webhooks'];

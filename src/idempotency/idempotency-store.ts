@@ -12,7 +12,7 @@ import type { Database, IdempotencyKeysTable } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newAttemptId } from '../lib/ids.ts';
-import { errors } from './errors.ts';
+import { errors } from '../contract/errors.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 

@@ -1,8 +1,8 @@
 // Schemas shared by many routes: error shapes and small building blocks.
 import Type from 'typebox';
-import { Nullable } from '../../lib/schema.ts';
+import { Nullable } from '../lib/schema.ts';
 
-export { Nullable, StringEnum } from '../../lib/schema.ts';
+export { Nullable, StringEnum } from '../lib/schema.ts';
 
 export const ErrorA = Type.Object(
   {
