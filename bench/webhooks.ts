@@ -14,7 +14,8 @@ import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { createRuntime } from '../src/runtime.ts';
-import { createOutbox, type DomainEvent } from '../src/webhooks/outbox.ts';
+import { postDeleted, type CatalogEvent } from '../src/events/catalog.ts';
+import { createOutbox } from '../src/webhooks/outbox.ts';
 
 export interface WebhookBenchOptions {
   /** Events recorded in bulk for the throughput figure (default 2000). */
@@ -114,7 +115,7 @@ export async function benchWebhooks(options: WebhookBenchOptions = {}): Promise<
     const outbox = createOutbox({ clock: systemClock, queue: runtime.queue });
     let n = 0;
     const recordBatch = async (size: number) => {
-      const batch: DomainEvent[] = Array.from({ length: size }, () => ({ event: 'post.deleted', data: { postId: `post_bench${String(n++).padStart(16, '0')}` } }));
+      const batch: CatalogEvent[] = Array.from({ length: size }, () => postDeleted(`post_bench${String(n++).padStart(16, '0')}`));
       await runtime.db.write((trx) => outbox.record(trx, key.id, batch));
       runtime.queue.nudge();
     };

@@ -1,9 +1,10 @@
 // Data access for connected accounts. Tokens arrive here already sealed (accounts-service seals and
 // opens them); this file never sees a plaintext token.
+import type { DbTx } from '../db/schema.ts';
 import type { Kysely } from 'kysely';
 import { prepareByShape } from '../db/prepared.ts';
 import type { AccountRow, Database } from '../db/schema.ts';
-import type { Platform } from '../platforms/types.ts';
+import type { Platform } from '../platforms/registry.ts';
 
 /** What a post's create-time checks need of an account it names (not its tokens). */
 export type NamedAccount = Pick<AccountRow, 'platform' | 'account_id' | 'status' | 'meta'>;
@@ -18,7 +19,7 @@ const accountsNamed = prepareByShape<NamedAccount>(
 export function createAccountsDal(deps: { db: Kysely<Database> }) {
   const { db } = deps;
   return {
-    async find(apiKeyId: string, platform: Platform, accountId: string, executor: Kysely<Database> = db): Promise<AccountRow | undefined> {
+    async find(apiKeyId: string, platform: Platform, accountId: string, executor: DbTx = db): Promise<AccountRow | undefined> {
       return executor
         .selectFrom('accounts')
         .selectAll()

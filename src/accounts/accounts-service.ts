@@ -7,7 +7,9 @@ import { errors } from '../contract/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { SecretBox } from '../lib/crypto.ts';
 import { fromJson } from '../lib/json.ts';
-import type { HealthReport, Outcome, Platform, PlatformAdapter } from '../platforms/types.ts';
+import type { HealthReport, Outcome, PlatformAdapter } from '../platforms/types.ts';
+import type { Platform } from '../platforms/registry.ts';
+import { accountDisconnected } from '../events/catalog.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import type { AccountsDal } from './accounts-dal.ts';
 import { tryOpenCredentials, type CredentialsService } from './credentials.ts';
@@ -171,7 +173,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       await write(async (trx) => {
         await trx.deleteFrom('accounts').where('id', '=', row.id).execute();
         await outbox.record(trx, apiKeyId, [
-          { event: 'account.disconnected', data: { platform, accountId: row.account_id, username: row.username, reason: 'user' } },
+          accountDisconnected({ platform, accountId: row.account_id, username: row.username }, 'user'),
         ]);
       });
       return { deleted: true, revoked };

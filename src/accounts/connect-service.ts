@@ -10,8 +10,10 @@ import type { Clock } from '../lib/clock.ts';
 import { pkceChallenge, sha256Hex, type SecretBox } from '../lib/crypto.ts';
 import { newId, randomToken } from '../lib/ids.ts';
 import type { Caller } from '../keys/keys-service.ts';
-import type { ConnectedAccount, Platform, PlatformAdapter } from '../platforms/types.ts';
-import type { DomainEvent, Outbox } from '../webhooks/outbox.ts';
+import type { ConnectedAccount, PlatformAdapter } from '../platforms/types.ts';
+import type { Platform } from '../platforms/registry.ts';
+import { accountConnected, type CatalogEvent } from '../events/catalog.ts';
+import type { Outbox } from '../webhooks/outbox.ts';
 import { sealGrant } from './credentials.ts';
 
 export const STATE_TTL_MS = 15 * 60_000;
@@ -148,7 +150,7 @@ export function createConnectService(deps: ConnectDeps) {
   async function saveAccounts(apiKeyId: string, platform: Platform, connected: ConnectedAccount[]) {
     const now = clock.now();
     await write(async (trx) => {
-      const events: DomainEvent[] = [];
+      const events: CatalogEvent[] = [];
       for (const a of connected) {
         const existing = await trx
           .selectFrom('accounts')
@@ -183,7 +185,7 @@ export function createConnectService(deps: ConnectDeps) {
             })
             .execute();
         }
-        events.push({ event: 'account.connected', data: { platform, accountId: a.accountId, username: a.username } });
+        events.push(accountConnected({ platform, accountId: a.accountId, username: a.username }));
       }
       await outbox.record(trx, apiKeyId, events);
     });

@@ -8,7 +8,9 @@ import type { Writer } from '../db/writer.ts';
 import type { Clock } from '../lib/clock.ts';
 import { SecretBoxError, type SecretBox } from '../lib/crypto.ts';
 import { fromJson } from '../lib/json.ts';
-import { failure, type AccountCredentials, type AccountMeta, type Platform, type PlatformAdapter, type PlatformFailure, type TokenGrant } from '../platforms/types.ts';
+import { failure, type AccountCredentials, type AccountMeta, type PlatformAdapter, type PlatformFailure, type TokenGrant } from '../platforms/types.ts';
+import type { Platform } from '../platforms/registry.ts';
+import { accountDisconnected } from '../events/catalog.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 
 export const sealContext = (rowId: string, column: 'access_token' | 'refresh_token') => `accounts:${rowId}:${column}`;
@@ -93,7 +95,7 @@ export function createCredentialsService(deps: CredentialsDeps) {
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 1) {
         await outbox.record(trx, row.api_key_id, [
-          { event: 'account.disconnected', data: { platform: row.platform, accountId: row.account_id, username: row.username, reason } },
+          accountDisconnected({ platform: row.platform, accountId: row.account_id, username: row.username }, reason),
         ]);
       }
     });

@@ -1,8 +1,8 @@
 // A post's status follows from its targets (API.md section 5). Kept pure so every write path agrees, and
 // one function writes it (settlePostStatus), so every path also announces post.completed the same way.
-import type { Kysely } from 'kysely';
-import type { Database, PostRow, PostStatus, TargetStatus } from '../db/schema.ts';
-import type { DomainEvent } from '../webhooks/outbox.ts';
+import type { DbTx } from '../db/schema.ts';
+import type { PostRow, PostStatus, TargetStatus } from '../db/schema.ts';
+import { postCompleted, type CatalogEvent } from '../events/catalog.ts';
 import { presentTarget } from './present.ts';
 
 export interface TargetState {
@@ -30,12 +30,12 @@ export const FINAL_POST_STATUSES: ReadonlySet<PostStatus> = new Set(['published'
  * Recomputes a post's status from its targets inside the caller's transaction, and returns the events
  * the change announces (post.completed when it becomes final).
  */
-export async function settlePostStatus(trx: Kysely<Database>, post: PostRow, now: number): Promise<DomainEvent[]> {
+export async function settlePostStatus(trx: DbTx, post: PostRow, now: number): Promise<CatalogEvent[]> {
   const targets = await trx.selectFrom('post_targets').selectAll().where('post_id', '=', post.id).orderBy('position').execute();
   const status = derivePostStatus(post, targets, now);
   if (status === post.status) return [];
   const becameFinal = FINAL_POST_STATUSES.has(status) && !FINAL_POST_STATUSES.has(post.status);
   const publishedAt = becameFinal && targets.some((t) => t.status === 'published') ? now : post.published_at;
   await trx.updateTable('posts').set({ status, updated_at: now, published_at: publishedAt }).where('id', '=', post.id).execute();
-  return becameFinal ? [{ event: 'post.completed', data: { postId: post.id, status, platforms: targets.map(presentTarget) } }] : [];
+  return becameFinal ? [postCompleted({ postId: post.id, status, platforms: targets.map(presentTarget) })] : [];
 }

@@ -2,6 +2,7 @@
 // attempt id and a lease) before any platform call; every later write is fenced on that attempt id, so
 // an attempt that lost its lease can never overwrite a newer one. Status, events and follow-up jobs are
 // written in one transaction.
+import type { DbTx } from '../db/schema.ts';
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db/dialect.ts';
 import { forUpdate } from '../db/dialect.ts';
@@ -12,7 +13,8 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { FailureCategory } from '../platforms/types.ts';
 import { StaleAttemptError } from '../platforms/types.ts';
 import { settlePostStatus } from '../posts/status.ts';
-import type { DomainEvent, Outbox } from '../webhooks/outbox.ts';
+import { postFailed, postPublished, type CatalogEvent } from '../events/catalog.ts';
+import type { Outbox } from '../webhooks/outbox.ts';
 
 export type Claim =
   | { kind: 'gone' }
@@ -60,7 +62,7 @@ export function createAttemptsStore(deps: {
 }) {
   const { db, write, dialect, queue, outbox, leaseMs } = deps;
 
-  async function lockPost(trx: Kysely<Database>, postId: string) {
+  async function lockPost(trx: DbTx, postId: string) {
     return forUpdate(dialect, trx.selectFrom('posts').selectAll().where('id', '=', postId)).executeTakeFirst();
   }
 
@@ -129,7 +131,7 @@ export function createAttemptsStore(deps: {
         if (!post || !target) return { owned: false };
 
         const released = { attempt_id: null, lease_expires_at: null, holds_limit_slot: 0, updated_at: now };
-        const events: DomainEvent[] = [];
+        const events: CatalogEvent[] = [];
         const base = { postId: post.id, platform: target.platform, accountId: target.account_id };
         let update: TargetUpdate;
         switch (result.kind) {
@@ -146,14 +148,11 @@ export function createAttemptsStore(deps: {
               needs_reconcile: 0,
               next_attempt_at: null,
             };
-            events.push({
-              event: 'post.published',
-              data: { ...base, platformPostId: result.platformPostId, platformPostUrl: result.platformPostUrl, status: 'published' },
-            });
+            events.push(postPublished({ ...base, platformPostId: result.platformPostId, platformPostUrl: result.platformPostUrl }));
             break;
           case 'failed':
             update = { ...released, status: 'failed', error: result.message, error_code: result.code, needs_reconcile: result.needsReconcile ?? 0, next_attempt_at: null };
-            events.push({ event: 'post.failed', data: { ...base, error: result.message, errorCode: result.code, status: 'failed' } });
+            events.push(postFailed({ ...base, error: result.message, errorCode: result.code }));
             break;
           case 'retry':
             update = { ...released, status: 'pending', error: result.message, error_code: result.code, needs_reconcile: result.needsReconcile ?? 0, next_attempt_at: result.at };

@@ -1,5 +1,6 @@
 // Data access for webhook deliveries and their attempt log. Every read for the API is scoped by key;
 // claims and results are conditional updates, so they hold across processes on PostgreSQL.
+import type { DbTx } from '../db/schema.ts';
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Writer } from '../db/writer.ts';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from '../db/schema.ts';
@@ -66,7 +67,7 @@ export function createDeliveriesDal(deps: { db: Kysely<Database>; write: Writer[
     },
 
     /** Writes an attempt's result if `claimId` still holds the delivery; false (nothing written) otherwise. */
-    async finish(trx: Kysely<Database>, id: string, claimId: string, r: DeliveryResult): Promise<boolean> {
+    async finish(trx: DbTx, id: string, claimId: string, r: DeliveryResult): Promise<boolean> {
       const u = await trx
         .updateTable('webhook_deliveries')
         .set({
@@ -88,12 +89,12 @@ export function createDeliveriesDal(deps: { db: Kysely<Database>; write: Writer[
       return Number(u.numUpdatedRows) === 1;
     },
 
-    async logAttempt(trx: Kysely<Database>, row: WebhookAttemptsTable): Promise<void> {
+    async logAttempt(trx: DbTx, row: WebhookAttemptsTable): Promise<void> {
       await trx.insertInto('webhook_attempts').values(row).execute();
     },
 
     /** Fails the key's pending deliveries no attempt holds (those held are stopped by the send-time check). */
-    async failPending(trx: Kysely<Database>, apiKeyId: string, reason: string, now: number): Promise<number> {
+    async failPending(trx: DbTx, apiKeyId: string, reason: string, now: number): Promise<number> {
       const r = await trx
         .updateTable('webhook_deliveries')
         .set({ status: 'failed', last_error: reason, next_attempt_at: null, updated_at: now })

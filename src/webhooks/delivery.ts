@@ -1,5 +1,6 @@
 // Delivers webhook events: claim the delivery, send one signed attempt, write the result fenced on the
 // claim together with the next attempt's job. See README.md beside this file for the invariants.
+import type { DbTx } from '../db/schema.ts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Writer } from '../db/writer.ts';
@@ -9,8 +10,9 @@ import type { Clock } from '../lib/clock.ts';
 import { newAttemptId, newId } from '../lib/ids.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { DeliveriesDal, DeliveryRow, DeliveryResult } from './deliveries-dal.ts';
-import { eventBody, type EventName } from './outbox.ts';
-import { sampleData } from './samples.ts';
+import type { EventName } from '../events/catalog.ts';
+import { eventBody } from './outbox.ts';
+import { sampleEvent, type SampleTarget } from './samples.ts';
 import { nextAttemptDelayMs } from './schedule.ts';
 import type { AttemptResult, WebhookSender } from './sender.ts';
 import type { SettingsDal } from './settings-dal.ts';
@@ -32,6 +34,8 @@ export interface DeliveryDeps {
   leaseMs: number;
   /** Told the outcome of every attempt (for metrics): delivered, retrying, failed (final) or gone (410). */
   onAttempt?(outcome: 'delivered' | 'retrying' | 'failed' | 'gone'): void;
+  /** The platform target test sends name. */
+  sample: SampleTarget;
 }
 
 export const RETENTION_MS = 30 * 24 * 60 * 60_000;
@@ -95,7 +99,7 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
   }
 
   /** After a 410: the settings that point at that URL are disabled and waiting deliveries failed. */
-  async function stopDeliveries(trx: Kysely<Database>, apiKeyId: string, url: string, now: number) {
+  async function stopDeliveries(trx: DbTx, apiKeyId: string, url: string, now: number) {
     if (await deps.settingsDal.disable(trx, apiKeyId, url, GONE_REASON, now)) {
       await deliveries.failPending(trx, apiKeyId, `${GONE_REASON}; deliveries to ${url} were stopped`, now);
       log.warn({ apiKeyId, url }, 'webhook receiver answered 410 Gone; settings disabled');
@@ -161,7 +165,7 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
       if (dest.kind === 'none') throw errors.invalid(undefined, 'this API key has no webhook settings; save them with POST /v1/webhooks/settings first');
       const now = clock.now();
       const eventId = newId('evt');
-      const body = eventBody(eventId, event, now, sampleData(event, now));
+      const body = eventBody(eventId, event, now, sampleEvent(event, now, deps.sample).data);
       const r = await sender.send({ url: dest.url, secret: dest.secret, eventId, event, body });
       if (r.gone && dest.kind === 'active') await write((trx) => stopDeliveries(trx, apiKeyId, dest.url, clock.now()));
       return { delivered: r.delivered, statusCode: r.statusCode, durationMs: r.durationMs, ...(r.error ? { error: r.error } : {}) };

@@ -1,37 +1,20 @@
 // The outbox: events are written in the same transaction as the change they announce, with a delivery
 // and its job when the key subscribes to them. A crash after commit loses nothing; a rollback sends nothing.
-import type { Kysely } from 'kysely';
+import type { DbTx } from '../db/schema.ts';
 import { prepare } from '../db/prepared.ts';
-import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { fromJson } from '../lib/json.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-
-export const EVENT_NAMES = [
-  'post.scheduled',
-  'post.published',
-  'post.failed',
-  'post.completed',
-  'post.deleted',
-  'post.edited',
-  'account.connected',
-  'account.disconnected',
-  'webhook.test',
-] as const;
-export type EventName = (typeof EVENT_NAMES)[number];
-
-export interface DomainEvent {
-  event: EventName;
-  data: Record<string, unknown>;
-}
+import type { CatalogEvent, EventName } from '../events/catalog.ts';
 
 export interface Outbox {
-  record(trx: Kysely<Database>, apiKeyId: string, events: readonly DomainEvent[]): Promise<void>;
+  /** Only catalog events (events/catalog.ts): each payload has one schema and one builder. */
+  record(trx: DbTx, apiKeyId: string, events: readonly CatalogEvent[]): Promise<void>;
 }
 
 /** Serialises an event once; these exact bytes are signed and sent on every attempt. */
-export function eventBody(id: string, event: EventName, timestamp: number, data: Record<string, unknown>): string {
+export function eventBody(id: string, event: EventName, timestamp: number, data: CatalogEvent['data']): string {
   return JSON.stringify({ id, event, timestamp: new Date(timestamp).toISOString(), data });
 }
 

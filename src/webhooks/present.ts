@@ -1,7 +1,7 @@
 // Rows → the delivery objects of the operations API.
 import { isoTime as iso } from '../lib/iso-time.ts';
 import type { AttemptRow, DeliveryRow } from './deliveries-dal.ts';
-import type { EventName } from './outbox.ts';
+import type { EventName } from '../events/catalog.ts';
 import type { DeliveryDetailOut, DeliveryOut } from './schemas.ts';
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));

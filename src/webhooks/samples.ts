@@ -1,37 +1,64 @@
-// Realistic sample data of every event, for POST /v1/webhooks/test. The fields are exactly those the
-// real events carry; ids start with "sample" so a receiver (or a person reading logs) can tell them apart.
-import type { EventName } from './outbox.ts';
+// Realistic sample events for POST /v1/webhooks/test, built by the catalog's own builders so a sample
+// has exactly the fields of the real event. Ids start with "sample" so a receiver (or a person reading
+// logs) can tell them apart.
+import {
+  accountConnected,
+  accountDisconnected,
+  postCompleted,
+  postDeleted,
+  postEdited,
+  postFailed,
+  postPublished,
+  postScheduled,
+  webhookTest,
+  type CatalogEvent,
+  type EventName,
+} from '../events/catalog.ts';
 
-export function sampleData(event: EventName, now: number): Record<string, unknown> {
+/** The platform target the samples name; the caller picks a platform of the registry. */
+export interface SampleTarget {
+  platform: string;
+  platformPostUrl(id: string): string;
+}
+
+export function sampleEvent(event: EventName, now: number, sample: SampleTarget): CatalogEvent {
   const postId = 'post_sampleAAAAAAAAAAAAAAA';
-  const target = { postId, platform: 'twitter', accountId: 'sample1234567890' };
-  const published = {
-    platform: 'twitter',
-    accountId: target.accountId,
-    status: 'published',
-    platformPostId: '1790000000000000000',
-    platformPostUrl: 'https://x.com/sample/status/1790000000000000000',
-    attempts: 1,
-    publishedAt: new Date(now).toISOString(),
-  };
+  const target = { postId, platform: sample.platform, accountId: 'sample1234567890' };
+  const account = { platform: sample.platform, accountId: target.accountId, username: 'sample_user' };
+  const platformPostId = '1790000000000000000';
+  const published = { ...target, platformPostId, platformPostUrl: sample.platformPostUrl(platformPostId) };
   switch (event) {
     case 'post.scheduled':
-      return { postId, scheduledFor: new Date(now + 3_600_000).toISOString() };
+      return postScheduled(postId, now + 3_600_000);
     case 'post.published':
-      return { ...target, platformPostId: published.platformPostId, platformPostUrl: published.platformPostUrl, status: 'published' };
+      return postPublished(published);
     case 'post.failed':
-      return { ...target, error: 'X refused the post: duplicate content', errorCode: 'content_rejected', status: 'failed' };
+      return postFailed({ ...target, error: 'the platform refused the post: duplicate content', errorCode: 'content_rejected' });
     case 'post.completed':
-      return { postId, status: 'published', platforms: [published] };
+      return postCompleted({
+        postId,
+        status: 'published',
+        platforms: [
+          {
+            platform: sample.platform as never,
+            accountId: target.accountId,
+            status: 'published',
+            platformPostId,
+            platformPostUrl: published.platformPostUrl,
+            attempts: 1,
+            publishedAt: new Date(now).toISOString(),
+          },
+        ],
+      });
     case 'post.deleted':
-      return { postId };
+      return postDeleted(postId);
     case 'post.edited':
-      return { ...target, platformPostId: '1790000000000000001', previousPlatformPostId: published.platformPostId };
+      return postEdited({ ...target, platformPostId: '1790000000000000001', previousPlatformPostId: platformPostId });
     case 'account.connected':
-      return { platform: 'twitter', accountId: target.accountId, username: 'sample_user' };
+      return accountConnected(account);
     case 'account.disconnected':
-      return { platform: 'twitter', accountId: target.accountId, username: 'sample_user', reason: 'user' };
+      return accountDisconnected(account, 'user');
     case 'webhook.test':
-      return { message: 'This is a test notification from Herald.' };
+      return webhookTest();
   }
 }

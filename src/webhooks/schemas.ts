@@ -2,7 +2,7 @@
 // schema validates, types the handler and documents the route in /openapi.json.
 import Type, { type Static } from 'typebox';
 import { IsoTime, NullableIsoTime } from '../contract/schemas.ts';
-import { EVENT_NAMES } from './outbox.ts';
+import { EVENT_NAMES } from '../events/catalog.ts';
 
 export const EventNameSchema = Type.Enum([...EVENT_NAMES], { description: 'Webhook event name.' });
 

@@ -1,4 +1,5 @@
 // Data access for a key's webhook settings (one row per API key). The secret arrives and leaves sealed.
+import type { DbTx } from '../db/schema.ts';
 import type { Kysely, Selectable } from 'kysely';
 import type { Writer } from '../db/writer.ts';
 import type { Database, WebhookSettingsTable } from '../db/schema.ts';
@@ -17,7 +18,7 @@ export interface SettingsWrite {
 export function createSettingsDal(deps: { db: Kysely<Database>; write: Writer['write'] }) {
   const { db, write } = deps;
   return {
-    async get(apiKeyId: string, executor: Kysely<Database> = db): Promise<SettingsRow | undefined> {
+    async get(apiKeyId: string, executor: DbTx = db): Promise<SettingsRow | undefined> {
       return executor.selectFrom('webhook_settings').selectAll().where('api_key_id', '=', apiKeyId).executeTakeFirst();
     },
 
@@ -56,13 +57,13 @@ export function createSettingsDal(deps: { db: Kysely<Database>; write: Writer['w
       );
     },
 
-    async delete(trx: Kysely<Database>, apiKeyId: string): Promise<boolean> {
+    async delete(trx: DbTx, apiKeyId: string): Promise<boolean> {
       const r = await trx.deleteFrom('webhook_settings').where('api_key_id', '=', apiKeyId).executeTakeFirst();
       return Number(r.numDeletedRows) === 1;
     },
 
     /** Disables the settings if they still point at `url` (they may have been changed meanwhile). */
-    async disable(trx: Kysely<Database>, apiKeyId: string, url: string, reason: string, now: number): Promise<boolean> {
+    async disable(trx: DbTx, apiKeyId: string, url: string, reason: string, now: number): Promise<boolean> {
       const r = await trx
         .updateTable('webhook_settings')
         .set({ disabled_at: now, disabled_reason: reason })

@@ -8,7 +8,7 @@ import type { SecretBox } from '../lib/crypto.ts';
 import { fromJson } from '../lib/json.ts';
 import { checkOutboundUrl, resolvesToPublic } from '../net/address.ts';
 import type { DeliveriesDal } from './deliveries-dal.ts';
-import type { EventName } from './outbox.ts';
+import type { EventName } from '../events/catalog.ts';
 import type { SettingsDal, SettingsRow } from './settings-dal.ts';
 import { generateSecret, secretProblem } from './signing.ts';
 

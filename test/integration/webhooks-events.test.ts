@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createEmulators } from '../../src/sandbox/index.ts';
 import type { Emulator } from '../../src/sandbox/kit/emulator.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
-import { EVENT_NAMES } from '../../src/webhooks/outbox.ts';
+import { EVENT_NAMES } from '../../src/events/catalog.ts';
 import { connectAccount } from '../helpers/connect.ts';
 import { startHerald, type TestHerald } from '../helpers/herald.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';

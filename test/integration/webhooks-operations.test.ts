@@ -2,7 +2,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemClock } from '../../src/lib/clock.ts';
-import { createOutbox, type DomainEvent } from '../../src/webhooks/outbox.ts';
+import { accountConnected, postDeleted, postScheduled, type CatalogEvent } from '../../src/events/catalog.ts';
+import { createOutbox } from '../../src/webhooks/outbox.ts';
 import { startHerald, type TestHerald } from '../helpers/herald.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 import { assertSigned, eventually, saveSettings } from '../helpers/webhooks.ts';
@@ -20,7 +21,7 @@ after(async () => {
 });
 
 /** Records events the way every service does: through the outbox, in a transaction. */
-async function record(keyId: string, events: DomainEvent[]) {
+async function record(keyId: string, events: CatalogEvent[]) {
   const outbox = createOutbox({ clock: systemClock, queue: h.runtime.queue });
   await h.runtime.db.write((trx) => outbox.record(trx, keyId, events));
   h.runtime.queue.nudge();
@@ -44,9 +45,9 @@ describe('the delivery log', () => {
     await saveSettings(h, { url: r.url, events: ['post.deleted', 'account.connected'] }, key);
     for (let i = 0; i < 3; i++) {
       await record(id, [
-        ...Array.from({ length: 5 }, (_, j) => ({ event: 'post.deleted' as const, data: { postId: `post_${i}_${j}` } })),
-        { event: 'account.connected', data: { platform: 'twitter', accountId: `${i}`, username: `u${i}` } },
-        { event: 'post.scheduled', data: { postId: 'not subscribed' } },
+        ...Array.from({ length: 5 }, (_, j) => postDeleted(`post_${i}_${j}`)),
+        accountConnected({ platform: 'twitter', accountId: `${i}`, username: `u${i}` }),
+        postScheduled('not subscribed', Date.now() + 60_000),
       ]);
     }
     const all = await settled(key, 18);
@@ -89,7 +90,7 @@ describe('the delivery log', () => {
   test('deliveries past the 30-day retention are neither listed nor kept after the purge', async () => {
     const { key, id } = await h.newKey();
     await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
-    await record(id, [{ event: 'post.deleted', data: { postId: 'old' } }, { event: 'post.deleted', data: { postId: 'new' } }]);
+    await record(id, [postDeleted('old'), postDeleted('new')]);
     const [newer, older] = await settled(key, 2);
     const longAgo = Date.now() - 31 * 24 * 60 * 60_000;
     await h.runtime.db.writable.updateTable('webhook_events').set({ created_at: longAgo }).where('id', '=', older.eventId).execute();
@@ -109,7 +110,7 @@ describe('redeliver', () => {
     const secret = (await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key)).secret;
     r.fallback = { status: 500 };
     const before = r.received.length;
-    await record(id, [{ event: 'post.deleted', data: { postId: 'p1' } }]);
+    await record(id, [postDeleted('p1')]);
     const [failed] = await settled(key, 1);
     assert.equal(failed.status, 'failed');
     assert.equal(failed.attempts, 3);
@@ -133,7 +134,7 @@ describe('redeliver', () => {
     const { key, id } = await h.newKey();
     await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
     r.fallback = { status: 200 };
-    await record(id, [{ event: 'post.deleted', data: { postId: 'p2' } }]);
+    await record(id, [postDeleted('p2')]);
     const [delivered] = await settled(key, 1);
     assert.equal(delivered.status, 'delivered');
     r.fallback = { status: 503 };
@@ -150,7 +151,7 @@ describe('redeliver', () => {
   test("another key's delivery, or an unknown one, is 404; without settings 400; while disabled 409", async () => {
     const { key, id } = await h.newKey();
     await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
-    await record(id, [{ event: 'post.deleted', data: { postId: 'p2' } }]);
+    await record(id, [postDeleted('p2')]);
     const [d] = await settled(key, 1);
     const other = await h.newKey();
     await saveSettings(h, { url: r.url, events: ['post.deleted'] }, other.key);
