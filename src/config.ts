@@ -1,12 +1,21 @@
 // Configuration is read from the environment once, at start-up, validated, and passed down.
 // A wrong value stops start-up with a message naming the setting (API.md section 8).
-import { PLATFORMS, type Platform } from './platforms/types.ts';
+import type { AppSettingsSpec } from './platforms/descriptor.ts';
+import { PLATFORM_DESCRIPTORS, type Platform } from './platforms/registry.ts';
 
+/** One platform's app settings, read from the names its descriptor gives (descriptor.app). */
 export interface PlatformSettings {
   clientId: string;
   clientSecret: string;
   apiUrl: string;
+  /** '' for platforms with no consent page. */
   authUrl: string;
+  /** Where tokens are exchanged, refreshed and revoked; apiUrl when the platform has no separate host. */
+  tokenUrl: string;
+  /** The pinned API version ('' when the platform has none). */
+  apiVersion: string;
+  /** False when nothing of it was set: a platform that needs no app then follows the sandbox. */
+  explicit: boolean;
 }
 
 export interface Config {
@@ -20,9 +29,8 @@ export interface Config {
   /** True when HERALD_PUBLIC_URL was not set: the public URL then follows where the server listens. */
   publicUrlIsDefault: boolean;
   sandbox: boolean;
-  /** Credentials and endpoints per platform; null when neither configured nor sandboxed. */
+  /** Credentials and endpoints per platform; null when its app is not configured (sandbox or unavailable). */
   platforms: Record<Platform, PlatformSettings | null>;
-  graphApiVersion: string;
   allowPrivateNetworks: boolean;
   publishWaitMs: number;
   rateLimitPerMinute: number;
@@ -53,41 +61,6 @@ export class ConfigError extends Error {
 
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [5, 30, 120, 600, 1800, 3600, 10800, 21600, 43200, 86400];
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-/** Real endpoints, used unless a *_API_URL / *_AUTH_URL setting says otherwise. */
-interface PlatformEnv {
-  prefix: string;
-  id: string;
-  secret: string;
-  apiVar: string;
-  apiUrl: string;
-  authUrl: string;
-}
-const META: PlatformEnv = {
-  prefix: 'HERALD_FACEBOOK',
-  id: 'APP_ID',
-  secret: 'APP_SECRET',
-  apiVar: 'GRAPH_URL',
-  apiUrl: 'https://graph.facebook.com',
-  authUrl: 'https://www.facebook.com/dialog/oauth',
-};
-const PLATFORM_ENV: Record<Platform, PlatformEnv> = {
-  twitter: { prefix: 'HERALD_TWITTER', id: 'CLIENT_ID', secret: 'CLIENT_SECRET', apiVar: 'API_URL', apiUrl: 'https://api.x.com', authUrl: 'https://x.com/i/oauth2/authorize' },
-  facebook: META,
-  // Instagram connects through Facebook Login: same Meta app, same endpoints.
-  instagram: META,
-  threads: { prefix: 'HERALD_THREADS', id: 'APP_ID', secret: 'APP_SECRET', apiVar: 'API_URL', apiUrl: 'https://graph.threads.net', authUrl: 'https://threads.net/oauth/authorize' },
-  tiktok: { prefix: 'HERALD_TIKTOK', id: 'CLIENT_KEY', secret: 'CLIENT_SECRET', apiVar: 'API_URL', apiUrl: 'https://open.tiktokapis.com', authUrl: 'https://www.tiktok.com/v2/auth/authorize/' },
-};
-
-/** Where each platform's emulator lives below the sandbox root, and its consent page path. */
-export const SANDBOX_ROUTES: Record<Platform, { emulator: string; authPath: string }> = {
-  twitter: { emulator: 'twitter', authPath: '/i/oauth2/authorize' },
-  facebook: { emulator: 'meta', authPath: '/dialog/oauth' },
-  instagram: { emulator: 'meta', authPath: '/dialog/oauth' },
-  threads: { emulator: 'threads', authPath: '/oauth/authorize' },
-  tiktok: { emulator: 'tiktok', authPath: '/v2/auth/authorize/' },
-};
 
 type Env = Record<string, string | undefined>;
 
@@ -146,6 +119,44 @@ function retrySchedule(env: Env): number[] {
   return parts.map(Number);
 }
 
+/**
+ * A platform's settings by the names its descriptor gives. A platform that needs app credentials and
+ * has none is null: the sandbox serves it, or it is unavailable (its connect routes say so).
+ */
+function platformSettings(env: Env, app: AppSettingsSpec): PlatformSettings | null {
+  const urlSettings = [app.apiUrl, app.authUrl, app.tokenUrl].filter((u) => u !== undefined);
+  // Checked whether or not the app is configured, so a typo is caught before it matters.
+  let apiVersion = '';
+  if (app.version) {
+    apiVersion = str(env, app.version.setting) ?? app.version.default;
+    if (!app.version.pattern.test(apiVersion)) {
+      throw new ConfigError(app.version.setting, `must look like ${app.version.example}, got "${apiVersion}"`);
+    }
+  }
+  let clientId = '';
+  let clientSecret = '';
+  if (app.credentials) {
+    const { id: idName, secret: secretName } = app.credentials;
+    const id = str(env, idName);
+    const secret = str(env, secretName);
+    if (id && !secret) throw new ConfigError(secretName, `is required when ${idName} is set`);
+    if (secret && !id) throw new ConfigError(idName, `is required when ${secretName} is set`);
+    if (!id || !secret) return null;
+    clientId = id;
+    clientSecret = secret;
+  }
+  const apiUrl = httpUrl(env, app.apiUrl.setting, app.apiUrl.default, app.apiUrl.kind);
+  return {
+    clientId,
+    clientSecret,
+    apiUrl,
+    authUrl: app.authUrl ? httpUrl(env, app.authUrl.setting, app.authUrl.default, app.authUrl.kind) : '',
+    tokenUrl: app.tokenUrl ? httpUrl(env, app.tokenUrl.setting, app.tokenUrl.default, app.tokenUrl.kind) : apiUrl,
+    apiVersion,
+    explicit: Boolean(app.credentials) || urlSettings.some((u) => str(env, u.setting) !== undefined),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = str(env, 'HOST') ?? '127.0.0.1';
@@ -161,38 +172,10 @@ export function loadConfig(env: Env = process.env): Config {
   const reachableHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
   const publicUrl = httpUrl(env, 'HERALD_PUBLIC_URL', `http://${reachableHost}:${port}`);
 
-  const configured = new Map<Platform, { clientId: string; clientSecret: string }>();
-  for (const platform of PLATFORMS) {
-    const e = PLATFORM_ENV[platform];
-    const id = str(env, `${e.prefix}_${e.id}`);
-    const secret = str(env, `${e.prefix}_${e.secret}`);
-    if (id && !secret) throw new ConfigError(`${e.prefix}_${e.secret}`, `is required when ${e.prefix}_${e.id} is set`);
-    if (secret && !id) throw new ConfigError(`${e.prefix}_${e.id}`, `is required when ${e.prefix}_${e.secret} is set`);
-    if (id && secret) configured.set(platform, { clientId: id, clientSecret: secret });
-  }
-  const sandbox = bool(env, 'HERALD_SANDBOX') ?? configured.size === 0;
-
   const platforms = {} as Record<Platform, PlatformSettings | null>;
-  for (const platform of PLATFORMS) {
-    const e = PLATFORM_ENV[platform];
-    const creds = configured.get(platform);
-    if (creds) {
-      platforms[platform] = {
-        ...creds,
-        apiUrl: httpUrl(env, `${e.prefix}_${e.apiVar}`, e.apiUrl),
-        authUrl: httpUrl(env, `${e.prefix}_AUTH_URL`, e.authUrl, 'full'),
-      };
-    } else {
-      // Without credentials a platform is served by its built-in emulator when the sandbox is on
-      // (the runtime fills it in, since emulator URLs depend on where Herald listens), else unavailable.
-      platforms[platform] = null;
-    }
-  }
+  for (const d of PLATFORM_DESCRIPTORS) platforms[d.name] = platformSettings(env, d.app);
+  const sandbox = bool(env, 'HERALD_SANDBOX') ?? !PLATFORM_DESCRIPTORS.some((d) => d.app.credentials && platforms[d.name]);
 
-  const graphApiVersion = str(env, 'HERALD_GRAPH_API_VERSION') ?? 'v25.0';
-  if (!/^v\d+\.\d+$/.test(graphApiVersion)) {
-    throw new ConfigError('HERALD_GRAPH_API_VERSION', `must look like v25.0, got "${graphApiVersion}"`);
-  }
   const logLevel = (str(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -206,7 +189,6 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrlIsDefault: str(env, 'HERALD_PUBLIC_URL') === undefined,
     sandbox,
     platforms,
-    graphApiVersion,
     allowPrivateNetworks: bool(env, 'HERALD_ALLOW_PRIVATE_NETWORKS') ?? false,
     publishWaitMs: int(env, 'HERALD_PUBLISH_WAIT_MS', 30_000, 0, 300_000),
     rateLimitPerMinute: int(env, 'HERALD_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),

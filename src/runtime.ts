@@ -8,7 +8,7 @@ import { createAccountsDal } from './accounts/accounts-dal.ts';
 import { createAccountsService } from './accounts/accounts-service.ts';
 import { createConnectService } from './accounts/connect-service.ts';
 import { createCredentialsService, type CredentialsService } from './accounts/credentials.ts';
-import { SANDBOX_ROUTES, type Config } from './config.ts';
+import type { Config } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { exclusive } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -29,12 +29,14 @@ import { createOutboundClient } from './net/outbound.ts';
 import { createLogger } from './observability/logger.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import type { PlatformAppConfig, PublishTiming } from './platforms/deps.ts';
+import type { PlatformDescriptor } from './platforms/descriptor.ts';
 import { createPlatformHttp } from './platforms/http.ts';
 import { createPlatformRegistry, type PlatformRegistry } from './platforms/registry.ts';
-import { PLATFORMS, type Platform } from './platforms/types.ts';
+import { PLATFORM_DESCRIPTORS, PLATFORMS, descriptorOf, type Platform } from './platforms/registry.ts';
 import { createPostsDal } from './posts/posts-dal.ts';
-import { createPostsService } from './posts/posts-service.ts';
+import { createPostsService, type PostsServiceDeps } from './posts/posts-service.ts';
 import { createEditService } from './publishing/edit.ts';
+import { createEditsDal } from './publishing/edits-dal.ts';
 import { createRetryService } from './publishing/retry.ts';
 import { createAttemptsStore } from './publishing/attempts.ts';
 import { createPublishingEngine, type PublishingEngine } from './publishing/engine.ts';
@@ -96,6 +98,11 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
+/** Test sends name the registry's first platform, with a post URL of its own shape. */
+function sampleTarget(d: PlatformDescriptor) {
+  return { platform: d.name, platformPostUrl: (id: string) => d.postUrlExample.replace('{id}', id) };
+}
+
 /** The encryption key: from the configuration, or (embedded only) a key file generated on first start. */
 function encryptionKey(config: Config, log: Logger): Buffer {
   if (config.encryptionKey) return config.encryptionKey;
@@ -143,18 +150,22 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const emulators = config.sandbox && serveApi ? createEmulators() : [];
   const appConfig = (platform: Platform): PlatformAppConfig => {
     const real = config.platforms[platform];
-    if (real) return { ...real, graphVersion: config.graphApiVersion };
-    const route = SANDBOX_ROUTES[platform];
+    const { app, sandbox } = descriptorOf(platform);
+    if (real && (real.explicit || !config.sandbox)) return real;
+    const root = () => `/sandbox/${sandbox.mount}`;
     return {
       clientId: SANDBOX_APP.clientId,
       clientSecret: SANDBOX_APP.clientSecret,
-      graphVersion: config.graphApiVersion,
+      apiVersion: real?.apiVersion ?? app.version?.default ?? '',
       // The emulators live in the API process: a worker reaches them through the public URL.
       get apiUrl() {
-        return `${serveApi ? listeningUrl : publicUrl()}/sandbox/${route.emulator}`;
+        return `${serveApi ? listeningUrl : publicUrl()}${root()}`;
+      },
+      get tokenUrl() {
+        return this.apiUrl;
       },
       get authUrl() {
-        return `${publicUrl()}/sandbox/${route.emulator}${route.authPath}`;
+        return sandbox.authPath ? `${publicUrl()}${root()}${sandbox.authPath}` : '';
       },
     };
   };
@@ -235,13 +246,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     outbox,
     queue,
     idempotency,
-    validators: Object.fromEntries(PLATFORMS.map((p) => [p, adapters[p].validate.bind(adapters[p])])) as never,
+    validators: Object.fromEntries(PLATFORM_DESCRIPTORS.map((d) => [d.name, d.validate])) as PostsServiceDeps['validators'],
     publisher: engine,
     publishWaitMs: config.publishWaitMs,
   });
 
   const retry = createRetryService({ write: db.write, clock, posts: postsDal, queue, engine, publishWaitMs: config.publishWaitMs, get: posts.get });
-  const edit = createEditService({ write: db.write, clock, posts: postsDal, accounts: accountsDal, credentials, twitter: adapters.twitter, outbox,
+  const edit = createEditService({ write: db.write, clock, posts: postsDal, accounts: accountsDal, edits: createEditsDal(), credentials, adapters, outbox,
     // A claim outlives the slowest edit: the send and a lookup of two versions, each with its time-out.
     claimMs: config.platformTimeoutMs * 6 + 5_000,
   });
@@ -269,6 +280,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     sender: createWebhookSender({ client: outbound, clock, userAgent: `Herald-Webhooks/${options.version ?? '0.1.0'}`, timeoutMs: options.webhookTimeoutMs }),
     retrySchedule: config.webhookRetrySchedule,
     leaseMs: policies['deliver-webhook'].leaseMs,
+    sample: sampleTarget(PLATFORM_DESCRIPTORS[0]!),
     onAttempt: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
   });
   const deliveriesReader = createDeliveriesReader({ clock, dal: deliveriesDal });

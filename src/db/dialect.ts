@@ -1,6 +1,7 @@
 // Everything that differs between SQLite and PostgreSQL lives here, and it is little: row locks
 // (PostgreSQL needs them across processes; SQLite serialises writers anyway) and how a connection is made.
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { DbTx } from './schema.ts';
+import { sql, type SelectQueryBuilder } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -16,7 +17,7 @@ export function forUpdate<DB, TB extends keyof DB, O>(
  * Makes the calling transaction the only one holding `name` until it ends, across processes: an
  * advisory lock on PostgreSQL; on SQLite the single writer already excludes every other transaction.
  */
-export async function exclusive<DB>(dialect: DialectName, trx: Kysely<DB>, name: string): Promise<void> {
+export async function exclusive(dialect: DialectName, trx: DbTx, name: string): Promise<void> {
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
 }
 

@@ -4,6 +4,9 @@
 // The query is still written with the type-safe builder, once, for both databases.
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
 
+/** Any query executor: a Kysely instance or a write function's transaction (see DbTx). */
+type AnyTx = Omit<Kysely<any>, 'transaction' | 'connection' | 'startTransaction' | 'destroy'>;
+
 const SLOT = Symbol('slot');
 
 /** Runs a compiled query on a connection directly (SQLite; see sqlite-connection.ts). */
@@ -14,11 +17,11 @@ export type DirectRunner = (sql: string, params: readonly unknown[]) => Promise<
 // transaction while it is open.
 const direct = new WeakMap<object, DirectRunner>();
 
-export function runDirectly(executor: Kysely<any>, runner: DirectRunner): void {
+export function runDirectly(executor: AnyTx, runner: DirectRunner): void {
   direct.set(executor, runner);
 }
 
-export function stopRunningDirectly(executor: Kysely<any>): void {
+export function stopRunningDirectly(executor: AnyTx): void {
   direct.delete(executor);
 }
 
@@ -35,7 +38,7 @@ function isPlaceholder(v: unknown): v is Placeholder {
 export type Slots<Args extends readonly unknown[]> = { [K in keyof Args]: Args[K] };
 
 export interface Prepared<Args extends readonly unknown[], Row> {
-  execute(executor: Kysely<any>, ...args: Args): Promise<QueryResult<Row>>;
+  execute(executor: AnyTx, ...args: Args): Promise<QueryResult<Row>>;
 }
 
 /**
@@ -44,13 +47,13 @@ export interface Prepared<Args extends readonly unknown[], Row> {
  */
 export function prepare<Args extends readonly unknown[], Row = unknown>(
   arity: Args['length'],
-  build: (db: Kysely<any>, ...slots: Slots<Args>) => Compilable<Row>,
+  build: (db: AnyTx, ...slots: Slots<Args>) => Compilable<Row>,
 ): Prepared<Args, Row> {
   // One compiled form per dialect (they differ in placeholders and quoting), keyed by the dialect
   // adapter, which a database and all its transactions share.
   const compiled = new WeakMap<object, { sql: string; params: readonly unknown[]; slots: number[] }>();
   const placeholders = Array.from({ length: arity }, (_, i) => ({ [SLOT]: i }) as Placeholder);
-  const compiledFor = (db: Kysely<any>) => {
+  const compiledFor = (db: AnyTx) => {
     const key = db.getExecutor().adapter;
     let entry = compiled.get(key);
     if (!entry) {
@@ -78,8 +81,8 @@ export function prepare<Args extends readonly unknown[], Row = unknown>(
  */
 export function prepareRow<R extends object, Row = unknown>(
   keys: readonly (keyof R & string)[],
-  build: (db: Kysely<any>, row: R) => Compilable<Row>,
-): { execute(executor: Kysely<any>, row: R): Promise<QueryResult<Row>> } {
+  build: (db: AnyTx, row: R) => Compilable<Row>,
+): { execute(executor: AnyTx, row: R): Promise<QueryResult<Row>> } {
   const inner = prepare<unknown[], Row>(keys.length, (db, ...slots) => build(db, Object.fromEntries(keys.map((k, i) => [k, slots[i]])) as R));
   return {
     execute: (executor, row) => inner.execute(executor, ...keys.map((k) => (row[k] === undefined ? null : row[k]))),
@@ -93,8 +96,8 @@ export function prepareRow<R extends object, Row = unknown>(
  */
 export function prepareByShape<Row = unknown>(
   arity: (shape: number) => number,
-  build: (db: Kysely<any>, shape: number, slots: unknown[]) => Compilable<Row>,
-): { execute(executor: Kysely<any>, shape: number, args: unknown[]): Promise<QueryResult<Row>> } {
+  build: (db: AnyTx, shape: number, slots: unknown[]) => Compilable<Row>,
+): { execute(executor: AnyTx, shape: number, args: unknown[]): Promise<QueryResult<Row>> } {
   const byShape = new Map<number, Prepared<unknown[], Row>>();
   return {
     execute(executor, shape, args) {
@@ -111,8 +114,8 @@ export function prepareByShape<Row = unknown>(
 /** Prepares a multi-row insert: one statement for however many rows, compiled once per row count. */
 export function prepareRows<R extends object, Row = unknown>(
   keys: readonly (keyof R & string)[],
-  build: (db: Kysely<any>, rows: R[]) => Compilable<Row>,
-): { execute(executor: Kysely<any>, rows: readonly R[]): Promise<QueryResult<Row>> } {
+  build: (db: AnyTx, rows: R[]) => Compilable<Row>,
+): { execute(executor: AnyTx, rows: readonly R[]): Promise<QueryResult<Row>> } {
   const inner = prepareByShape<Row>(
     (n) => keys.length * n,
     (db, n, slots) => build(db, Array.from({ length: n }, (_, r) => Object.fromEntries(keys.map((k, i) => [k, slots[r * keys.length + i]])) as R)),

@@ -1,6 +1,6 @@
 // Table types for Kysely. Times are epoch milliseconds (bigint), JSON is stored as text, booleans as
 // 0/1 integers: one representation that SQLite and PostgreSQL share, so queries need no dialect branches.
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
 
 export interface ApiKeysTable {
   id: string;
@@ -55,8 +55,8 @@ export interface PostsTable {
   timezone: string;
   is_draft: number;
   tags: string; // JSON string[]
-  tiktok_settings: string | null;
-  facebook_settings: string | null;
+  /** JSON object of post-level platform settings by create-body field; null when there are none. */
+  post_settings: string | null;
   created_at: number;
   updated_at: number;
   published_at: number | null;
@@ -201,3 +201,11 @@ export type NewPost = Insertable<PostsTable>;
 export type TargetRow = Selectable<PostTargetsTable>;
 export type NewTarget = Insertable<PostTargetsTable>;
 export type TargetUpdate = Updateable<PostTargetsTable>;
+
+/**
+ * What a write function receives: its transaction, without the doors out of it. It cannot open another
+ * transaction or take a connection of its own; code that only reads accepts a DbTx too, so a data-access
+ * function typed with it runs inside a write or on the read instance alike.
+ */
+export type DbTx = Omit<Kysely<Database>, 'transaction' | 'connection' | 'startTransaction' | 'destroy'>;
+

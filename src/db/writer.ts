@@ -15,9 +15,11 @@ import type { Kysely } from 'kysely';
 import type { DialectName } from './dialect.ts';
 import { runDirectly, stopRunningDirectly, type DirectRunner } from './prepared.ts';
 import { runStatement, type ReadGate, type Statements } from './sqlite-connection.ts';
-import type { Database } from './schema.ts';
+import type { Database, DbTx } from './schema.ts';
 
-export type WriteFn<T> = (trx: Kysely<Database>) => Promise<T>;
+export type { DbTx };
+
+export type WriteFn<T> = (trx: DbTx) => Promise<T>;
 
 export interface Writer {
   write<T>(fn: WriteFn<T>): Promise<T>;

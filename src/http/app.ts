@@ -17,6 +17,8 @@ import type { RateLimiter } from './rate-limit.ts';
 import { validatorCompiler } from '../contract/validation.ts';
 import { systemRoutes } from './routes/system.ts';
 import { postsRoutes, type PostsRouteDeps } from './routes/posts.ts';
+import { openApiWebhooks } from '../events/describe.ts';
+import { PLATFORM_DESCRIPTORS } from '../platforms/registry.ts';
 
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
 
@@ -98,12 +100,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         title: 'Herald API',
         version: deps.version,
         description:
-          'Publish, schedule and manage social posts on Instagram, Facebook, Threads, TikTok and X. ' +
+          `Publish, schedule and manage social posts on ${PLATFORM_DESCRIPTORS.map((d) => d.info.displayName).join(', ')}. ` +
           'Errors use shape A ({error, code, param?}) everywhere except POST /v1/posts, which uses shape B ({error, type, code, param}).',
       },
       servers: [{ url: deps.publicUrl }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Herald API key (hk_…)' } } },
-    },
+      // What Herald sends to the webhook URL, one entry per event of the catalog.
+      webhooks: openApiWebhooks(),
+    } as never,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 

@@ -6,9 +6,10 @@
 // Every claim carries a fresh claim id and every later write is fenced on it: a claimer that was only slow
 // (its lease ran out while another request took over) can neither bind a second post to the key nor store
 // or drop the answer of the request that now holds it.
-import type { Insertable, Kysely } from 'kysely';
+import type { DbTx } from '../db/schema.ts';
+import type { Insertable } from 'kysely';
 import { prepare, prepareRow } from '../db/prepared.ts';
-import type { Database, IdempotencyKeysTable } from '../db/schema.ts';
+import type { IdempotencyKeysTable } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newAttemptId } from '../lib/ids.ts';
@@ -39,12 +40,12 @@ export interface IdempotencyStore {
    * Records, inside the creating transaction, what the request created. Throws (409 IDEMPOTENCY_KEY_IN_USE)
    * when another request has taken the key over, so the creating transaction rolls back.
    */
-  attachResource(trx: Kysely<Database>, claim: ClaimRef, resourceId: string): Promise<void>;
+  attachResource(trx: DbTx, claim: ClaimRef, resourceId: string): Promise<void>;
   /**
    * As attachResource, and stores the answer in the same transaction, for requests whose answer is
    * known before they commit (nothing left to wait for): the key is done when the resource exists.
    */
-  attachAnswer(trx: Kysely<Database>, claim: ClaimRef, resourceId: string, status: number, body: string): Promise<void>;
+  attachAnswer(trx: DbTx, claim: ClaimRef, resourceId: string, status: number, body: string): Promise<void>;
   complete(claim: ClaimRef, status: number, body: string): Promise<void>;
   /**
    * Gives the key up (the response is not one to replay: 5xx). A key that already names what it created
@@ -99,11 +100,11 @@ const completeQuery = prepare<[number, string, string, string, string]>(5, (db, 
 
 export function createIdempotencyStore(deps: { write: Writer['write']; clock: Clock; leaseMs: number }): IdempotencyStore {
   const { write, clock, leaseMs } = deps;
-  const byKey = (trx: Kysely<Database>, apiKeyId: string, key: string) =>
+  const byKey = (trx: DbTx, apiKeyId: string, key: string) =>
     trx.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', apiKeyId).where('key', '=', key);
 
   /** Inserts a fresh claim; returns its id, or null when the key is already there. */
-  async function insertClaim(trx: Kysely<Database>, apiKeyId: string, key: string, requestHash: string, now: number): Promise<string | null> {
+  async function insertClaim(trx: DbTx, apiKeyId: string, key: string, requestHash: string, now: number): Promise<string | null> {
     const claimId = newAttemptId();
     const result = await insertClaimQuery.execute(trx, {
       api_key_id: apiKeyId,

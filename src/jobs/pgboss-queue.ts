@@ -1,10 +1,10 @@
 // The PostgreSQL queue: pg-boss, so API and worker processes on several machines share the work.
 // Jobs are inserted through the caller's Kysely transaction (pg-boss's `db` option), so a job exists
 // if and only if the change that caused it committed.
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { DbTx } from '../db/schema.ts';
+import { CompiledQuery } from 'kysely';
 import { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Database } from '../db/schema.ts';
 import {
   MAX_JOB_ATTEMPTS,
   QUEUE_NAMES,
@@ -23,7 +23,7 @@ export interface PgBossQueueOptions {
   policies: QueuePolicies;
 }
 
-function viaTransaction(trx: Kysely<Database>) {
+function viaTransaction(trx: DbTx) {
   return {
     async executeSql(text: string, values?: unknown[]) {
       const result = await trx.executeQuery(CompiledQuery.raw(text, values ?? []));

@@ -1,8 +1,7 @@
 // One small queue interface with two implementations: a table poller on SQLite and pg-boss on
 // PostgreSQL. Jobs are triggers, not state: the rows they point at (targets, deliveries) hold the truth,
 // so every handler is idempotent and a job delivered twice does no harm.
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { DbTx } from '../db/schema.ts';
 
 /** The job catalog: queue name → payload. */
 export interface JobCatalog {
@@ -58,7 +57,7 @@ export function queuePolicies(publishLeaseMs: number): QueuePolicies {
 export interface JobQueue {
   readonly kind: 'table' | 'pg-boss';
   /** Adds jobs inside the caller's transaction: they exist if and only if it commits. */
-  enqueue(trx: Kysely<Database>, jobs: EnqueueJob[]): Promise<void>;
+  enqueue(trx: DbTx, jobs: EnqueueJob[]): Promise<void>;
   /** Registers the handler of a queue; call before start(). */
   register<Q extends QueueName>(queue: Q, handler: JobHandler<Q>): void;
   /** Starts taking jobs (worker role). Sending works without it. */

@@ -1,4 +1,5 @@
 // API keys: issued by the operator's command line, stored only as a SHA-256 hash plus a display prefix.
+import type { DbTx } from '../db/schema.ts';
 import type { Kysely } from 'kysely';
 import type { ApiKeyRow, Database } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
@@ -51,7 +52,7 @@ export function createKeysService(deps: { db: Kysely<Database>; write: Writer['w
   const { db, write, clock } = deps;
   return {
     /** Issues a key; inside `trx` when given (the first key's transaction), else in a write of its own. */
-    async create(name: string, trx?: Kysely<Database>): Promise<CreatedKey> {
+    async create(name: string, trx?: DbTx): Promise<CreatedKey> {
       const key = `hk_${randomToken(32)}`; // 43 url-safe characters after the prefix
       const row: ApiKeyRow = {
         id: newId('key'),
@@ -72,7 +73,7 @@ export function createKeysService(deps: { db: Kysely<Database>; write: Writer['w
       return rows.map(info);
     },
 
-    async count(executor: Kysely<Database> = db): Promise<number> {
+    async count(executor: DbTx = db): Promise<number> {
       const row = await executor.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       return Number(row.n);
     },

@@ -3,16 +3,18 @@
 import type { Clock } from '../lib/clock.ts';
 import type { PlatformHttp } from './http.ts';
 
-/** One platform app's settings (HERALD_<PLATFORM>_* in API.md section 8). */
+/** One platform app's settings (HERALD_<PLATFORM>_*, named by the platform's descriptor). */
 export interface PlatformAppConfig {
   clientId: string;
   clientSecret: string;
   /** Base of the platform's API, e.g. https://api.x.com or https://graph.facebook.com. */
   apiUrl: string;
-  /** The platform's consent page. */
+  /** The platform's consent page ('' when it has none). */
   authUrl: string;
-  /** Graph API version segment for Meta platforms, e.g. "v25.0". */
-  graphVersion: string;
+  /** Where codes are exchanged and tokens refreshed or revoked (apiUrl when not separate). */
+  tokenUrl: string;
+  /** The API version the operator pinned, e.g. Graph's "v25.0" ('' when the platform has none). */
+  apiVersion: string;
 }
 
 export interface MediaFile {

@@ -1,24 +1,39 @@
-// The typed registry: one adapter per platform, a missing one is a compile error.
+// The registry: the list of platform descriptors. Every other part of Herald learns about platforms
+// from here (names, settings, rules, adapters, emulators), so adding a platform is one line below.
 import type { AdapterDeps } from './deps.ts';
-import { createFacebookAdapter } from './facebook/adapter.ts';
-import { createInstagramAdapter } from './instagram/adapter.ts';
-import { createThreadsAdapter } from './threads/adapter.ts';
-import { createTikTokAdapter } from './tiktok/adapter.ts';
-import { createTwitterAdapter } from './twitter/adapter.ts';
-import type { Platform, PlatformAdapter } from './types.ts';
+import type { PlatformDescriptor } from './descriptor.ts';
+import { facebook } from './facebook/index.ts';
+import { instagram } from './instagram/index.ts';
+import { threads } from './threads/index.ts';
+import { tiktok } from './tiktok/index.ts';
+import { twitter } from './twitter/index.ts';
+import type { PlatformAdapter } from './types.ts';
+
+const DESCRIPTORS = [instagram, facebook, threads, tiktok, twitter] as const;
+
+export type Platform = (typeof DESCRIPTORS)[number]['name'];
+
+/** Every platform's descriptor, in the registry's order. */
+export const PLATFORM_DESCRIPTORS: readonly PlatformDescriptor<Platform>[] = DESCRIPTORS;
+
+/** The platform names, in the registry's order (the order of the OpenAPI enum and of the docs). */
+export const PLATFORMS: readonly Platform[] = PLATFORM_DESCRIPTORS.map((d) => d.name);
+
+const BY_NAME = new Map<string, PlatformDescriptor>(PLATFORM_DESCRIPTORS.map((d) => [d.name, d]));
+
+export function isPlatform(name: string): name is Platform {
+  return BY_NAME.has(name);
+}
+
+/** The descriptor of a platform; a name from the database or a route has been checked to be one. */
+export function descriptorOf(name: string): PlatformDescriptor {
+  const d = BY_NAME.get(name);
+  if (!d) throw new Error(`unknown platform ${name}`);
+  return d;
+}
 
 export type PlatformRegistry = Record<Platform, PlatformAdapter>;
 
-const FACTORIES: Record<Platform, (deps: AdapterDeps) => PlatformAdapter> = {
-  twitter: createTwitterAdapter,
-  facebook: createFacebookAdapter,
-  instagram: createInstagramAdapter,
-  threads: createThreadsAdapter,
-  tiktok: createTikTokAdapter,
-};
-
 export function createPlatformRegistry(depsFor: (platform: Platform) => AdapterDeps): PlatformRegistry {
-  return Object.fromEntries(
-    (Object.keys(FACTORIES) as Platform[]).map((p) => [p, FACTORIES[p](depsFor(p))]),
-  ) as PlatformRegistry;
+  return Object.fromEntries(PLATFORM_DESCRIPTORS.map((d) => [d.name, d.createAdapter(depsFor(d.name))])) as PlatformRegistry;
 }

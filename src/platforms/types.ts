@@ -1,9 +1,7 @@
-// The one contract between Herald's engine and the five platforms. Adapters speak each platform's real
-// HTTP protocol; everything the engine needs to know comes back as data (outcomes), never as thrown errors.
+// The one contract between Herald's engine and the platforms. Adapters speak each platform's real HTTP
+// protocol; everything the engine needs to know comes back as data (outcomes), never as thrown errors.
 // Only bugs throw — and StaleAttemptError, raised by saveCheckpoint when another attempt has taken over.
-
-export const PLATFORMS = ['instagram', 'facebook', 'threads', 'tiktok', 'twitter'] as const;
-export type Platform = (typeof PLATFORMS)[number];
+// Platform names and descriptors live in registry.ts, which imports this file (never the other way).
 
 /** Why a platform call failed, in the engine's terms. */
 export type FailureCategory =
@@ -151,6 +149,29 @@ export interface EditRequest {
   content: string;
 }
 
+/** Limits a platform puts on editing, as data (X: paid subscription, 1 hour, 5 edits). */
+export interface EditLimits {
+  /** How long after publishing a post may be edited; null when the platform sets no window. */
+  windowMs: number | null;
+  /** How many times a post may be edited; null when unlimited. */
+  maxEdits: number | null;
+  /** An account condition the platform requires, as the 422 code and message when it does not hold. */
+  accountRule?(meta: AccountMeta): { code: string; message: string } | null;
+}
+
+/**
+ * Optional capability: changing the text of a published post. An edit is a platform write like a
+ * publish: `find` answers whether an edit whose answer was lost was made, before anything is re-sent.
+ */
+export interface EditCapability {
+  limits: EditLimits;
+  /** Rules the new text must meet (checked before the platform is asked). */
+  validate(content: string, account: { meta: AccountMeta }): RuleViolation[];
+  /** Sends the edit; the answer carries the post's id after the edit (X gives every version a new one). */
+  send(request: EditRequest): Promise<PublishOutcome>;
+  find(request: EditRequest): Promise<ReconcileOutcome>;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Create-time validation
 
@@ -178,7 +199,8 @@ export interface RateWindow {
 }
 
 export interface PlatformInfo {
-  platform: Platform;
+  /** The platform's name (the registry's key). */
+  platform: string;
   displayName: string;
   usesPkce: boolean;
   /** Scopes requested on authorize. */
@@ -234,12 +256,6 @@ export interface PlatformAdapter {
   /** Called when an earlier attempt's outcome is unknown, before anything is re-sent. */
   reconcile(request: PublishRequest): Promise<ReconcileOutcome>;
 
-  /** Pure create-time rules for a target (422s). */
-  validate(target: TargetContent, account: { meta: AccountMeta }): RuleViolation[];
-
-  /** Optional capability: editing a published post (X only). */
-  edit?(request: EditRequest): Promise<PublishOutcome>;
-
-  /** With edit: whether an edit whose answer was lost was made (asked before anything is re-sent). */
-  findEdit?(request: EditRequest): Promise<ReconcileOutcome>;
+  /** Optional capability: editing a published post. */
+  edit?: EditCapability;
 }

@@ -1,10 +1,11 @@
 // Data access for posts and their targets. Every read is scoped by API key; every method that writes
 // takes the transaction it belongs to.
+import type { DbTx } from '../db/schema.ts';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../db/dialect.ts';
 import { forUpdate } from '../db/dialect.ts';
 import type { Database, NewPost, NewTarget, PostRow, PostStatus, TargetRow } from '../db/schema.ts';
-import type { Platform } from '../platforms/types.ts';
+import type { Platform } from '../platforms/registry.ts';
 import { prepare, prepareByShape, prepareRow, prepareRows } from '../db/prepared.ts';
 import type { Cursor } from './cursor.ts';
 import { PRESENTED_TARGET_COLUMNS, type PresentedTarget } from './present.ts';
@@ -31,7 +32,7 @@ export interface ListFilter {
 
 const POST_COLUMNS = [
   'id', 'api_key_id', 'content', 'media_items', 'status', 'scheduled_for', 'timezone', 'is_draft', 'tags',
-  'tiktok_settings', 'facebook_settings', 'created_at', 'updated_at', 'published_at',
+  'post_settings', 'created_at', 'updated_at', 'published_at',
 ] as const satisfies readonly (keyof NewPost)[];
 const TARGET_COLUMNS = [
   'id', 'post_id', 'api_key_id', 'position', 'platform', 'account_id', 'custom_content', 'custom_media',
@@ -104,12 +105,12 @@ export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectNam
   }
 
   return {
-    async insert(trx: Kysely<Database>, post: NewPost, targets: NewTarget[]): Promise<void> {
+    async insert(trx: DbTx, post: NewPost, targets: NewTarget[]): Promise<void> {
       await insertPost.execute(trx, post);
       if (targets.length > 0) await insertTargets.execute(trx, targets);
     },
 
-    async get(apiKeyId: string, postId: string, executor: Kysely<Database> = db): Promise<PostWithTargets | null> {
+    async get(apiKeyId: string, postId: string, executor: DbTx = db): Promise<PostWithTargets | null> {
       const post = await executor.selectFrom('posts').selectAll().where('id', '=', postId).where('api_key_id', '=', apiKeyId).executeTakeFirst();
       if (!post) return null;
       const { rows: targets } = await targetsOfPost.execute(executor, postId);
@@ -117,7 +118,7 @@ export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectNam
     },
 
     /** Reads a post and its targets, locking the post row on PostgreSQL (serialises status changes). */
-    async getForUpdate(trx: Kysely<Database>, postId: string): Promise<PostWithTargets | null> {
+    async getForUpdate(trx: DbTx, postId: string): Promise<PostWithTargets | null> {
       const post = await forUpdate(dialect, trx.selectFrom('posts').selectAll().where('id', '=', postId)).executeTakeFirst();
       if (!post) return null;
       const { rows: targets } = await targetsOfPost.execute(trx, postId);
@@ -145,11 +146,11 @@ export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectNam
       return { items: page.map((post) => ({ post, targets: targets.get(post.id) ?? [] })), hasMore };
     },
 
-    async delete(trx: Kysely<Database>, postId: string): Promise<void> {
+    async delete(trx: DbTx, postId: string): Promise<void> {
       await trx.deleteFrom('posts').where('id', '=', postId).execute();
     },
 
-    async setStatus(trx: Kysely<Database>, postId: string, status: PostStatus, now: number, publishedAt?: number | null): Promise<void> {
+    async setStatus(trx: DbTx, postId: string, status: PostStatus, now: number, publishedAt?: number | null): Promise<void> {
       await trx
         .updateTable('posts')
         .set({ status, updated_at: now, ...(publishedAt !== undefined ? { published_at: publishedAt } : {}) })

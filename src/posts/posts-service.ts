@@ -9,10 +9,14 @@ import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { fromJson, toJson } from '../lib/json.ts';
 import type { EnqueueJob, JobQueue } from '../jobs/queue.ts';
-import type { AccountMeta, Platform, PlatformAdapter } from '../platforms/types.ts';
-import type { DomainEvent, Outbox } from '../webhooks/outbox.ts';
+import type { PlatformDescriptor } from '../platforms/descriptor.ts';
+import type { AccountMeta } from '../platforms/types.ts';
+import type { Platform } from '../platforms/registry.ts';
+import { postDeleted, postScheduled, type CatalogEvent } from '../events/catalog.ts';
+import type { Outbox } from '../webhooks/outbox.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { PostsDal } from './posts-dal.ts';
+import { postSettingsOf } from './post-settings.ts';
 import { presentPost } from './present.ts';
 import { resolveMode, resolveTargets, violationParam, type ResolvedTarget } from './rules.ts';
 import type { CreatePostInput, ListPostsInput, PostOut } from './schemas.ts';
@@ -40,7 +44,7 @@ export interface PostsServiceDeps {
   queue: JobQueue;
   idempotency: IdempotencyStore;
   /** The create-time rules of each platform. */
-  validators: Record<Platform, PlatformAdapter['validate']>;
+  validators: Record<Platform, PlatformDescriptor['validate']>;
   publisher: PublishStarter;
   publishWaitMs: number;
 }
@@ -98,8 +102,7 @@ export function createPostsService(deps: PostsServiceDeps) {
         timezone: plan.timezone,
         is_draft: plan.mode === 'draft' ? 1 : 0,
         tags: JSON.stringify(body.tags ?? []),
-        tiktok_settings: toJson(body.tiktokSettings),
-        facebook_settings: toJson(body.facebookSettings),
+        post_settings: toJson(postSettingsOf(body)),
         created_at: now,
         updated_at: now,
         published_at: null,
@@ -141,8 +144,7 @@ export function createPostsService(deps: PostsServiceDeps) {
         plan.mode === 'draft'
           ? []
           : [{ queue: 'publish-post', payload: { postId: post.id as string }, runAt: plan.mode === 'now' ? now + publisher.fallbackDelayMs : runAt }];
-      const events: DomainEvent[] =
-        plan.mode === 'scheduled' ? [{ event: 'post.scheduled', data: { postId: post.id, scheduledFor: new Date(runAt).toISOString() } }] : [];
+      const events: CatalogEvent[] = plan.mode === 'scheduled' ? [postScheduled(post.id, runAt)] : [];
 
       // A draft or scheduled post's answer is known now: it is stored with the key in the same
       // transaction, so a repeat is answered from the moment the post exists (one write less, too).
@@ -198,7 +200,7 @@ export function createPostsService(deps: PostsServiceDeps) {
           throw errors.conflict(`post ${postId} is being published right now; delete it once its targets are final`);
         }
         await posts.delete(trx, postId);
-        await outbox.record(trx, apiKeyId, [{ event: 'post.deleted', data: { postId } }]);
+        await outbox.record(trx, apiKeyId, [postDeleted(postId)]);
       });
       return { id: postId, deleted: true };
     },

@@ -3,6 +3,7 @@ import type { PostRow, TargetRow } from '../db/schema.ts';
 import { isoTime as iso } from '../lib/iso-time.ts';
 import { fromJson } from '../lib/json.ts';
 import type { MediaItem } from '../platforms/types.ts';
+import { presentPostSettings, type PostSettings } from './post-settings.ts';
 import type { PlatformResultOut, PostOut } from './schemas.ts';
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
@@ -57,8 +58,7 @@ export function presentPost(p: PostRow, targets: readonly PresentedTarget[]): Po
     timezone: p.timezone,
     isDraft: p.is_draft === 1,
     tags: fromJson<string[]>(p.tags, []),
-    tiktokSettings: fromJson(p.tiktok_settings, null),
-    facebookSettings: fromJson(p.facebook_settings, null),
+    ...presentPostSettings(fromJson<PostSettings | null>(p.post_settings, null)),
     createdAt: iso(p.created_at),
     updatedAt: iso(p.updated_at),
     publishedAt: isoOrNull(p.published_at),

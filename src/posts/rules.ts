@@ -3,9 +3,10 @@
 import type { ValidateFunction } from 'ajv';
 import { errors } from '../contract/errors.ts';
 import { ajvToApiError, compileStrict } from '../contract/validation.ts';
-import { PLATFORM_SETTINGS } from '../platforms/settings.ts';
-import { PLATFORMS, type Platform, type RuleViolation, type TargetContent } from '../platforms/types.ts';
+import { type RuleViolation, type TargetContent } from '../platforms/types.ts';
+import { PLATFORM_DESCRIPTORS, descriptorOf, type Platform } from '../platforms/registry.ts';
 import { canonicalTimeZone, parseScheduledFor, resolveSchedule } from './schedule.ts';
+import { postSettingsOf } from './post-settings.ts';
 import { targetContent } from './target-content.ts';
 import type { CreatePostInput } from './schemas.ts';
 
@@ -55,7 +56,7 @@ export interface ResolvedTarget {
 }
 
 const settingsValidators = Object.fromEntries(
-  PLATFORMS.map((p) => [p, compileStrict<Record<string, unknown>>(PLATFORM_SETTINGS[p].schema)]),
+  PLATFORM_DESCRIPTORS.map((d) => [d.name, compileStrict<Record<string, unknown>>(d.settingsSchema)]),
 ) as Record<Platform, ValidateFunction<Record<string, unknown>>>;
 
 const hasText = (s: string | undefined | null) => typeof s === 'string' && s.trim().length > 0;
@@ -93,7 +94,7 @@ export function resolveTargets(body: CreatePostInput, mode: Mode): ResolvedTarge
         platform: t.platform,
         content: body.content,
         media: sharedMedia,
-        postSettings: { tiktokSettings: body.tiktokSettings, facebookSettings: body.facebookSettings },
+        postSettings: postSettingsOf(body) ?? {},
         customContent: t.customContent,
         customMedia: t.customMedia,
         platformSpecificData: specific,
@@ -120,9 +121,9 @@ export function violationParam(target: ResolvedTarget, v: RuleViolation): string
   if (v.field.startsWith('settings.')) {
     const rest = v.field.slice('settings.'.length);
     const name = rest.split(/[.[]/)[0]!;
-    const postLevel = PLATFORM_SETTINGS[target.platform].postLevel;
+    const postLevel = descriptorOf(target.platform).postLevel;
     if (target.targetSettingNames.has(name) || !postLevel) return `platforms[${i}].platformSpecificData.${rest}`;
-    return `${postLevel}.${rest}`;
+    return `${postLevel.field}.${rest}`;
   }
   return `platforms[${i}]`;
 }

@@ -1,11 +1,11 @@
 // The posts API boundary: request bodies, query, and the post object, in one place. Each schema
 // validates, types the handler and documents the route.
 import Type, { type Static } from 'typebox';
-import { FAILURE_CATEGORIES, PLATFORMS } from '../platforms/types.ts';
+import { FAILURE_CATEGORIES } from '../platforms/types.ts';
+import { PLATFORMS } from '../platforms/registry.ts';
 import { MediaItemSchema } from '../platforms/schemas.ts';
-import { TikTokSettingsSchema } from '../platforms/tiktok/settings.ts';
-import { FacebookSettingsSchema } from '../platforms/facebook/settings.ts';
 import { IsoTime, Nullable, NullableIsoTime, StringEnum } from '../contract/schemas.ts';
+import { postLevelBodyProperties, postLevelOutProperties } from './post-settings.ts';
 
 export const MAX_TARGETS = 25;
 export const MAX_MEDIA = 35;
@@ -40,12 +40,13 @@ export const CreatePostBody = Type.Object(
     isDraft: Type.Optional(Type.Boolean({ description: 'Save without publishing.' })),
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone for scheduledFor (default UTC).' })),
     tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
-    tiktokSettings: Type.Optional(TikTokSettingsSchema),
-    facebookSettings: Type.Optional(FacebookSettingsSchema),
+    // Post-level platform settings (tiktokSettings, facebookSettings), from the platform descriptors.
+    ...postLevelBodyProperties(),
   },
   { additionalProperties: false },
 );
-export type CreatePostInput = Static<typeof CreatePostBody>;
+/** The typed fields, plus the post-level settings objects by field name (see post-settings.ts). */
+export type CreatePostInput = Static<typeof CreatePostBody> & Record<string, unknown>;
 
 export const TargetStatusName = StringEnum(['pending', 'publishing', 'published', 'failed']);
 export const PostStatusName = StringEnum(['draft', 'scheduled', 'publishing', 'published', 'partial', 'failed']);
@@ -80,8 +81,7 @@ export const Post = Type.Object(
     timezone: Type.String(),
     isDraft: Type.Boolean(),
     tags: Type.Array(Type.String()),
-    tiktokSettings: Nullable(TikTokSettingsSchema),
-    facebookSettings: Nullable(FacebookSettingsSchema),
+    ...postLevelOutProperties(),
     createdAt: IsoTime,
     updatedAt: IsoTime,
     publishedAt: NullableIsoTime,
@@ -118,7 +118,8 @@ export const EditPostBody = Type.Object(
     // Optional here so that a body of other fields only is answered with EDIT_TEXT_ONLY; the service
     // answers a missing content with 400.
     content: Type.Optional(Type.String({ minLength: 1, maxLength: 25_000 })),
-    accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Picks the twitter target when there are several.' })),
+    platform: Type.Optional(PlatformName),
+    accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Picks the target when several published ones can be edited.' })),
   },
   // Other fields are answered with 422 EDIT_TEXT_ONLY rather than a generic unknown-field 400.
   { additionalProperties: true },
@@ -126,12 +127,12 @@ export const EditPostBody = Type.Object(
 
 export const EditResult = Type.Object({
   id: Type.String(),
-  platform: Type.Literal('twitter'),
+  platform: PlatformName,
   accountId: Type.String(),
-  platformPostId: Type.String(),
+  platformPostId: Type.String({ description: "The post's id after the edit (X gives every version its own)." }),
   previousPlatformPostId: Type.String(),
   platformPostUrl: Type.String(),
   editCount: Type.Integer(),
-  editsRemaining: Type.Integer(),
-  editableUntil: IsoTime,
+  editsRemaining: Nullable(Type.Integer({ description: 'Null where the platform sets no limit.' })),
+  editableUntil: Nullable(IsoTime),
 });

@@ -9,16 +9,10 @@ import type { AccountRow, Database, PostRow, TargetRow } from '../db/schema.ts';
 import { settleWithin, type Clock } from '../lib/clock.ts';
 import { fromJson } from '../lib/json.ts';
 import type { Metrics } from '../observability/metrics.ts';
+import type { PostSettings } from '../posts/post-settings.ts';
 import { targetContent } from '../posts/target-content.ts';
-import {
-  StaleAttemptError,
-  failure,
-  type MediaItem,
-  type Platform,
-  type PlatformAdapter,
-  type PlatformFailure,
-  type PublishRequest,
-} from '../platforms/types.ts';
+import { StaleAttemptError, failure, type MediaItem, type PlatformAdapter, type PlatformFailure, type PublishRequest } from '../platforms/types.ts';
+import type { Platform } from '../platforms/registry.ts';
 import type { AttemptsStore, Finish } from './attempts.ts';
 import type { Limits } from './limits.ts';
 import { UNKNOWN_OUTCOME_MESSAGE, decide, isPermanent, type RetryPolicy } from './policy.ts';
@@ -52,10 +46,7 @@ function publishContent(post: PostRow, target: TargetRow) {
     platform: target.platform as Platform,
     content: post.content,
     media: fromJson<MediaItem[]>(post.media_items, []),
-    postSettings: {
-      tiktokSettings: fromJson<Record<string, unknown> | null>(post.tiktok_settings, null),
-      facebookSettings: fromJson<Record<string, unknown> | null>(post.facebook_settings, null),
-    },
+    postSettings: fromJson<PostSettings | null>(post.post_settings, null) ?? {},
     customContent: target.custom_content,
     customMedia: fromJson<MediaItem[] | null>(target.custom_media, null),
     platformSpecificData: fromJson<Record<string, unknown> | null>(target.platform_specific_data, null),

@@ -7,9 +7,9 @@
 // one account take slots one at a time, each seeing every slot taken before it: of two racing for the
 // last slot exactly one gets it, whatever order their claims committed in. A slot is given back when the
 // attempt ends (attempts.ts clears it with the lease) and lapses with the lease of an attempt that died.
-import { sql, type Kysely } from 'kysely';
+import type { DbTx } from '../db/schema.ts';
+import { sql } from 'kysely';
 import { exclusive, type DialectName } from '../db/dialect.ts';
-import type { Database } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
 import { StaleAttemptError, type RateWindow } from '../platforms/types.ts';
 
@@ -52,7 +52,7 @@ export function createLimits(deps: { write: Writer['write']; dialect: DialectNam
 export type Limits = ReturnType<typeof createLimits>;
 
 /** Epoch ms when the account may publish again, or null when a window has room now. */
-async function limitFreesAt(trx: Kysely<Database>, req: SlotRequest, windows: readonly RateWindow[], now: number): Promise<number | null> {
+async function limitFreesAt(trx: DbTx, req: SlotRequest, windows: readonly RateWindow[], now: number): Promise<number | null> {
   const held = await trx
     .selectFrom('post_targets')
     .select((eb) => eb.fn.countAll().as('n'))

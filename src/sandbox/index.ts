@@ -1,15 +1,36 @@
-// The built-in sandbox: every emulator, mountable inside Herald (HERALD_SANDBOX) or on its own server.
+// The built-in sandbox: one emulator per mount of the registry's platforms (Facebook and Instagram share
+// the Meta one), mountable inside Herald (HERALD_SANDBOX) or on its own server.
 import type { FastifyInstance } from 'fastify';
-import type { Emulator } from './kit/emulator.ts';
+import { PLATFORM_DESCRIPTORS } from '../platforms/registry.ts';
+import type { Emulator, EmulatorOptions } from './kit/emulator.ts';
+import { SANDBOX_APP } from './kit/emulator.ts';
 import { mediaRoutes } from './media.ts';
-import { createMetaEmulator } from './meta/emulator.ts';
-import { createThreadsEmulator } from './threads/emulator.ts';
-import { createTikTokEmulator } from './tiktok/emulator.ts';
-import { createTwitterEmulator } from './twitter/emulator.ts';
-import type { EmulatorOptions } from './kit/emulator.ts';
 
 export function createEmulators(options: EmulatorOptions = {}): Emulator[] {
-  return [createTwitterEmulator(options), createMetaEmulator(options), createThreadsEmulator(options), createTikTokEmulator(options)];
+  const byMount = new Map<string, Emulator>();
+  for (const { sandbox } of PLATFORM_DESCRIPTORS) {
+    if (!byMount.has(sandbox.mount)) byMount.set(sandbox.mount, sandbox.createEmulator(options));
+  }
+  return [...byMount.values()];
+}
+
+/**
+ * The settings that point every platform at emulators whose mounts sit below `root` (a server of
+ * `startEmulatorServer`, or Herald's own /sandbox): what `herald sandbox` prints and what tests use.
+ */
+export function sandboxEnv(root: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const { app, sandbox } of PLATFORM_DESCRIPTORS) {
+    const base = `${root}/${sandbox.mount}`;
+    if (app.credentials) {
+      env[app.credentials.id] = SANDBOX_APP.clientId;
+      env[app.credentials.secret] = SANDBOX_APP.clientSecret;
+    }
+    env[app.apiUrl.setting] = base;
+    if (app.authUrl && sandbox.authPath) env[app.authUrl.setting] = `${base}${sandbox.authPath}`;
+    if (app.tokenUrl) env[app.tokenUrl.setting] = base;
+  }
+  return env;
 }
 
 /** A plugin that mounts the emulators at /<name> and sample media at /media below its prefix. */

@@ -1,6 +1,6 @@
 // Connects accounts the way a user does: GET /v1/connect → the emulator's consent page → POST /v1/connect.
 import assert from 'node:assert/strict';
-import type { Platform } from '../../src/platforms/types.ts';
+import type { Platform } from '../../src/platforms/registry.ts';
 import type { TestHerald } from './herald.ts';
 import { approveConsent } from './platform.ts';
 

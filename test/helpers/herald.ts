@@ -12,7 +12,7 @@ import type { Clock } from '../../src/lib/clock.ts';
 import type { PublishTiming } from '../../src/platforms/deps.ts';
 import type { RetryPolicy } from '../../src/publishing/policy.ts';
 import { createRuntime, type Role, type Runtime } from '../../src/runtime.ts';
-import { SANDBOX_APP } from '../../src/sandbox/kit/emulator.ts';
+import { sandboxEnv } from '../../src/sandbox/index.ts';
 import type { EmulatorServer } from '../../src/sandbox/server.ts';
 
 export const usingPostgres = Boolean(process.env.DATABASE_URL);
@@ -91,24 +91,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 
 /** HERALD_* settings pointing every platform at emulators served by `server`. */
 export function emulatorEnv(server: EmulatorServer): Record<string, string> {
-  const env: Record<string, string> = {};
-  const app = (prefix: string, idName: string, secretName: string) => {
-    env[`${prefix}_${idName}`] = SANDBOX_APP.clientId;
-    env[`${prefix}_${secretName}`] = SANDBOX_APP.clientSecret;
-  };
-  app('HERALD_TWITTER', 'CLIENT_ID', 'CLIENT_SECRET');
-  env.HERALD_TWITTER_API_URL = server.rootOf('twitter');
-  env.HERALD_TWITTER_AUTH_URL = `${server.rootOf('twitter')}/i/oauth2/authorize`;
-  app('HERALD_FACEBOOK', 'APP_ID', 'APP_SECRET');
-  env.HERALD_FACEBOOK_GRAPH_URL = server.rootOf('meta');
-  env.HERALD_FACEBOOK_AUTH_URL = `${server.rootOf('meta')}/dialog/oauth`;
-  app('HERALD_THREADS', 'APP_ID', 'APP_SECRET');
-  env.HERALD_THREADS_API_URL = server.rootOf('threads');
-  env.HERALD_THREADS_AUTH_URL = `${server.rootOf('threads')}/oauth/authorize`;
-  app('HERALD_TIKTOK', 'CLIENT_KEY', 'CLIENT_SECRET');
-  env.HERALD_TIKTOK_API_URL = server.rootOf('tiktok');
-  env.HERALD_TIKTOK_AUTH_URL = `${server.rootOf('tiktok')}/v2/auth/authorize/`;
-  return env;
+  return sandboxEnv(server.url);
 }
 
 export const FAST_RETRY: RetryPolicy = { delaysMs: [100, 200, 300], maxAttempts: 4, reconcileDelaysMs: [100, 200, 300], maxWaitMs: 60_000 };

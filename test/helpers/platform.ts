@@ -9,7 +9,7 @@ import { SANDBOX_APP } from '../../src/sandbox/kit/emulator.ts';
 export function adapterDeps(app: Partial<PlatformAppConfig> & Pick<PlatformAppConfig, 'apiUrl' | 'authUrl'>, overrides: Partial<AdapterDeps> = {}): AdapterDeps {
   const outbound = createOutboundClient({ allowPrivateNetworks: true, userAgent: 'herald-test' });
   return {
-    app: { clientId: SANDBOX_APP.clientId, clientSecret: SANDBOX_APP.clientSecret, graphVersion: 'v21.0', ...app },
+    app: { clientId: SANDBOX_APP.clientId, clientSecret: SANDBOX_APP.clientSecret, apiVersion: 'v21.0', tokenUrl: app.apiUrl, ...app },
     http: createPlatformHttp({ timeoutMs: 2000 }),
     media: createMediaFetcher(outbound, { timeoutMs: 2000 }),
     clock: systemClock,

@@ -220,14 +220,14 @@ test('edit: a paid account gets a new id; without a subscription, or past 5 edit
   assert.ok(first.ok);
   let current = first.platformPostId;
   for (let i = 1; i <= 5; i++) {
-    const e = await adapter.edit!({ account: premium, platformPostId: current, content: `typo fixed, take ${i}` });
+    const e = await adapter.edit!.send({ account: premium, platformPostId: current, content: `typo fixed, take ${i}` });
     assert.ok(e.ok, JSON.stringify(e));
     assert.notEqual(e.platformPostId, current);
     assert.equal(e.platformPostUrl, `https://x.com/lena/status/${e.platformPostId}`);
     assert.equal(emu.ledger.get(e.platformPostId)?.extra?.previousPostId, current);
     current = e.platformPostId;
   }
-  const sixth = await adapter.edit!({ account: premium, platformPostId: current, content: 'one more' });
+  const sixth = await adapter.edit!.send({ account: premium, platformPostId: current, content: 'one more' });
   assert.ok(!sixth.ok);
   assert.equal(sixth.category, 'content_rejected');
   assert.match(sixth.message, /maximum number of edits/);
@@ -235,7 +235,7 @@ test('edit: a paid account gets a new id; without a subscription, or past 5 edit
   const free = await connect('mike');
   const post = await adapter.publish(publishRequest(free, 'cannot edit me').request);
   assert.ok(post.ok);
-  const refused = await adapter.edit!({ account: free, platformPostId: post.platformPostId, content: 'edited' });
+  const refused = await adapter.edit!.send({ account: free, platformPostId: post.platformPostId, content: 'edited' });
   assert.ok(!refused.ok);
   assert.match(refused.message, /Premium/);
   assert.equal(emu.ledger.list({ accountId: free.accountId, kind: 'edit' }).length, 0);

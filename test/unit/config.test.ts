@@ -29,7 +29,15 @@ test('listening on every interface still gives a usable public URL', () => {
 test('platform credentials switch a platform to the real API and the sandbox off', () => {
   const c = loadConfig({ HERALD_TWITTER_CLIENT_ID: 'id', HERALD_TWITTER_CLIENT_SECRET: 'secret' });
   assert.equal(c.sandbox, false);
-  assert.deepEqual(c.platforms.twitter, { clientId: 'id', clientSecret: 'secret', apiUrl: 'https://api.x.com', authUrl: 'https://x.com/i/oauth2/authorize' });
+  assert.deepEqual(c.platforms.twitter, {
+    clientId: 'id',
+    clientSecret: 'secret',
+    apiUrl: 'https://api.x.com',
+    authUrl: 'https://x.com/i/oauth2/authorize',
+    tokenUrl: 'https://api.x.com',
+    apiVersion: '',
+    explicit: true,
+  });
   assert.equal(c.platforms.facebook, null);
   const meta = loadConfig({ HERALD_FACEBOOK_APP_ID: 'a', HERALD_FACEBOOK_APP_SECRET: 'b', HERALD_FACEBOOK_GRAPH_URL: 'http://127.0.0.1:9/meta/' });
   assert.equal(meta.platforms.instagram?.apiUrl, 'http://127.0.0.1:9/meta', 'Instagram rides on the Facebook app');

@@ -128,7 +128,7 @@ export async function postsRoutes(base: FastifyInstance, deps: PostsRouteDeps) {
       config: { idempotent: true },
       schema: {
         tags: ['posts'],
-        summary: 'Edit the text of a published tweet (paid X subscription, within 1 hour, at most 5 edits).',
+        summary: "Edit the text of a published post, on platforms whose API can (X: paid subscription, within 1 hour, at most 5 edits).",
         security,
         params: PostIdParams,
         headers: idempotencyHeader,

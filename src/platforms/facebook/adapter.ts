@@ -8,7 +8,6 @@ import { FACEBOOK_SCOPES, facebookInfo } from './info.ts';
 import { connectFacebook, facebookHealth, refreshFacebook, revokeFacebook } from './oauth.ts';
 import { publishFacebook } from './publish.ts';
 import { reconcileFacebook } from './reconcile.ts';
-import { validateFacebook } from './validate.ts';
 
 export function createFacebookAdapter(deps: AdapterDeps): PlatformAdapter {
   const graph = createGraph(deps);
@@ -22,6 +21,5 @@ export function createFacebookAdapter(deps: AdapterDeps): PlatformAdapter {
     health: (account) => facebookHealth(ctx, account),
     publish: (request) => publishFacebook(ctx, request),
     reconcile: (request) => reconcileFacebook(ctx, request),
-    validate: (target) => validateFacebook(target),
   };
 }

@@ -15,7 +15,7 @@ export function videoBase(deps: AdapterDeps): string | undefined {
   const api = new URL(deps.app.apiUrl);
   if (api.hostname !== 'graph.facebook.com') return undefined;
   api.hostname = 'graph-video.facebook.com';
-  return `${api.origin}/${deps.app.graphVersion}`;
+  return `${api.origin}/${deps.app.apiVersion}`;
 }
 
 /** The state saved before the step that makes a Facebook post public. */

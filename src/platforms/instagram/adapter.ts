@@ -9,7 +9,6 @@ import type { InstagramContext } from './lookup.ts';
 import { connectInstagram, instagramHealth, refreshInstagram, revokeInstagram } from './oauth.ts';
 import { publishInstagram } from './publish.ts';
 import { reconcileInstagram } from './reconcile.ts';
-import { validateInstagram } from './validate.ts';
 
 export function createInstagramAdapter(deps: AdapterDeps): PlatformAdapter {
   const ctx: InstagramContext = { deps, graph: createGraph(deps) };
@@ -22,6 +21,5 @@ export function createInstagramAdapter(deps: AdapterDeps): PlatformAdapter {
     health: (account) => instagramHealth(ctx, account),
     publish: (request) => publishInstagram(ctx, request),
     reconcile: (request) => reconcileInstagram(ctx, request),
-    validate: (target) => validateInstagram(target),
   };
 }

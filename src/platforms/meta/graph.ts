@@ -43,7 +43,7 @@ export function appSecretProof(token: string, secret: string): string {
 }
 
 export function createGraph(deps: AdapterDeps, base?: string): Graph {
-  const root = base ?? `${deps.app.apiUrl.replace(/\/+$/, '')}/${deps.app.graphVersion}`;
+  const root = base ?? `${deps.app.apiUrl.replace(/\/+$/, '')}/${deps.app.apiVersion}`;
 
   const auth = (token: string | null): GraphParams => {
     if (!token) return {};

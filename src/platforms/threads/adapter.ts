@@ -7,7 +7,6 @@ import { THREADS_INFO } from './info.ts';
 import { threadsAuthorizeUrl, threadsConnect, threadsRefresh } from './oauth.ts';
 import { threadsPublish } from './publish.ts';
 import { threadsReconcile } from './reconcile.ts';
-import { validateThreads } from './validate.ts';
 
 export function createThreadsAdapter(deps: AdapterDeps): PlatformAdapter {
   const api = createThreadsApi(deps);
@@ -22,6 +21,5 @@ export function createThreadsAdapter(deps: AdapterDeps): PlatformAdapter {
     health: (account) => threadsHealth(deps, api, account),
     publish: (request) => threadsPublish(deps, api, request),
     reconcile: (request) => threadsReconcile(deps, api, request),
-    validate: validateThreads,
   };
 }

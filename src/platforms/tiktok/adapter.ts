@@ -8,7 +8,6 @@ import { authorizeUrl, exchangeCode, fetchUser, refreshGrant, revokeAccount } fr
 import { publishTikTok } from './publish.ts';
 import type { VideoUploadOptions } from './publish-video.ts';
 import { reconcileTikTok } from './reconcile.ts';
-import { validateTikTok } from './validate.ts';
 
 /** Upload tuning; the defaults follow TikTok's media transfer rules. Tests shrink the chunks. */
 export type TikTokAdapterOptions = Partial<VideoUploadOptions>;
@@ -76,7 +75,5 @@ export function createTikTokAdapter(deps: AdapterDeps, options: TikTokAdapterOpt
     publish: (request) => publishTikTok(deps, upload, request),
 
     reconcile: (request) => reconcileTikTok(deps, request),
-
-    validate: (target, account) => validateTikTok(target, account),
   };
 }

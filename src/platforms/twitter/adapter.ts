@@ -1,14 +1,13 @@
-// The X adapter: wires OAuth, identity, publishing, reconcile, edit and validation behind the
+// The X adapter: wires OAuth, identity, publishing, reconcile and edit behind the
 // PlatformAdapter contract.
 import type { AdapterDeps } from '../deps.ts';
 import type { PlatformAdapter } from '../types.ts';
-import { editPost, findEdit } from './edit.ts';
+import { twitterEdit } from './edit.ts';
 import { fetchMe, toConnectedAccount, userMeta } from './identity.ts';
 import { twitterInfo } from './info.ts';
 import { buildAuthorizeUrl, exchangeCode, refreshGrant, revokeTokens } from './oauth.ts';
 import { publishChain } from './publish.ts';
 import { reconcileChain } from './reconcile.ts';
-import { validateTwitterTarget } from './validate.ts';
 
 export function createTwitterAdapter(deps: AdapterDeps): PlatformAdapter {
   return {
@@ -38,9 +37,6 @@ export function createTwitterAdapter(deps: AdapterDeps): PlatformAdapter {
 
     reconcile: (request) => reconcileChain(deps, request),
 
-    validate: (target, account) => validateTwitterTarget(target, account),
-
-    edit: (request) => editPost(deps, request),
-    findEdit: (request) => findEdit(deps, request),
+    edit: twitterEdit(deps),
   };
 }

@@ -2,11 +2,12 @@
 // Eligibility (paid subscription, own post, time window, 5 edits) is X's to enforce; Herald checks
 // its own records first and X's refusal comes back as a failure.
 import type { AdapterDeps } from '../deps.ts';
-import { failure, type EditRequest, type PublishOutcome, type ReconcileOutcome } from '../types.ts';
+import { failure, type EditCapability, type EditRequest, type PublishOutcome, type ReconcileOutcome } from '../types.ts';
 import { callX, idOf } from './api.ts';
 import { isSuccess, xFailure } from './errors.ts';
-import { postUrl } from './info.ts';
+import { EDIT_WINDOW_MS, hasPaidSubscription, MAX_EDITS, postUrl } from './info.ts';
 import { matchableText, parseTimelinePost } from './reconcile.ts';
+import { checkText } from './validate.ts';
 
 export async function editPost(deps: AdapterDeps, request: EditRequest): Promise<PublishOutcome> {
   const res = await callX(deps, {
@@ -55,4 +56,22 @@ export async function findEdit(deps: AdapterDeps, request: EditRequest): Promise
   if (!post) return { ok: true, found: 'unknown', message: `X did not show version ${next} of the post` };
   if (matchableText(post.text) !== matchableText(request.content)) return { ok: true, found: false };
   return { ok: true, found: true, platformPostId: next, platformPostUrl: postUrl(request.account.username, next) };
+}
+
+/**
+ * X's edit capability. Its limits are X's own (paid subscription, 1 hour, 5 edits); Herald checks them
+ * first so the caller gets a precise 422 before X is asked.
+ */
+export function twitterEdit(deps: AdapterDeps): EditCapability {
+  return {
+    limits: {
+      windowMs: EDIT_WINDOW_MS,
+      maxEdits: MAX_EDITS,
+      accountRule: (meta) =>
+        hasPaidSubscription(meta) ? null : { code: 'PREMIUM_REQUIRED', message: 'editing posts needs a paid X subscription on the account' },
+    },
+    validate: (content, account) => checkText(content, 'content', hasPaidSubscription(account.meta)),
+    send: (request) => editPost(deps, request),
+    find: (request) => findEdit(deps, request),
+  };
 }

@@ -7,7 +7,7 @@ import type { HttpRequest, HttpResult } from '../../../src/platforms/http.ts';
 
 function depsAnswering(result: HttpResult, seen: HttpRequest[] = []): AdapterDeps {
   return {
-    app: { clientId: 'ck', clientSecret: 'cs', apiUrl: 'https://open.tiktokapis.example/', authUrl: 'https://www.tiktok.example/v2/auth/authorize/', graphVersion: '' },
+    app: { clientId: 'ck', clientSecret: 'cs', apiUrl: 'https://open.tiktokapis.example/', authUrl: 'https://www.tiktok.example/v2/auth/authorize/', tokenUrl: 'https://open.tiktokapis.example/', apiVersion: '' },
     http: { request: async (req) => (seen.push(req), result) },
     media: { fetch: async () => ({ ok: false, message: 'unused', transient: false }) },
     clock: { now: () => 1000, sleep: async () => {} },

@@ -49,7 +49,7 @@ test('media type comes from the bytes', () => {
 });
 
 test('the authorize URL asks for PKCE S256 and refuses to go without a challenge', () => {
-  const deps = { app: { clientId: 'cid', clientSecret: 's', apiUrl: 'https://api.x.com', authUrl: 'https://x.com/i/oauth2/authorize', graphVersion: '' } } as AdapterDeps;
+  const deps = { app: { clientId: 'cid', clientSecret: 's', apiUrl: 'https://api.x.com', authUrl: 'https://x.com/i/oauth2/authorize', tokenUrl: 'https://api.x.com', apiVersion: '' } } as AdapterDeps;
   const url = new URL(buildAuthorizeUrl(deps, { state: 'a b', redirectUri: 'https://h.example/cb?x=1', codeChallenge: 'chal' }));
   assert.equal(url.origin + url.pathname, 'https://x.com/i/oauth2/authorize');
   assert.equal(url.searchParams.get('client_id'), 'cid');

@@ -1,0 +1,21 @@
+// Facebook Pages: everything Herald needs to know, as one descriptor.
+import { createMetaEmulator } from '../../sandbox/meta/emulator.ts';
+import type { PlatformDescriptor } from '../descriptor.ts';
+import { META_APP, META_SANDBOX_AUTH_PATH, META_SANDBOX_MOUNT } from '../meta/app.ts';
+import { createFacebookAdapter } from './adapter.ts';
+import { facebookInfo } from './info.ts';
+import { FacebookSettingsSchema } from './settings.ts';
+import { validateFacebook } from './validate.ts';
+
+export const facebook = {
+  name: 'facebook',
+  app: META_APP,
+  info: facebookInfo,
+  settingsSchema: FacebookSettingsSchema,
+  // SPEC's post-level facebookSettings; a target's platformSpecificData overrides its fields.
+  postLevel: { field: 'facebookSettings', schema: FacebookSettingsSchema },
+  validate: (target) => validateFacebook(target),
+  createAdapter: createFacebookAdapter,
+  sandbox: { mount: META_SANDBOX_MOUNT, authPath: META_SANDBOX_AUTH_PATH, createEmulator: createMetaEmulator },
+  postUrlExample: 'https://www.facebook.com/{id}',
+} as const satisfies PlatformDescriptor<'facebook'>;

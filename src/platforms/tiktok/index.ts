@@ -1,0 +1,24 @@
+// TikTok: everything Herald needs to know, as one descriptor.
+import { createTikTokEmulator } from '../../sandbox/tiktok/emulator.ts';
+import type { PlatformDescriptor } from '../descriptor.ts';
+import { createTikTokAdapter } from './adapter.ts';
+import { TIKTOK_INFO } from './info.ts';
+import { TikTokSettingsSchema } from './settings.ts';
+import { validateTikTok } from './validate.ts';
+
+export const tiktok = {
+  name: 'tiktok',
+  app: {
+    credentials: { id: 'HERALD_TIKTOK_CLIENT_KEY', secret: 'HERALD_TIKTOK_CLIENT_SECRET' },
+    apiUrl: { setting: 'HERALD_TIKTOK_API_URL', default: 'https://open.tiktokapis.com', kind: 'base' },
+    authUrl: { setting: 'HERALD_TIKTOK_AUTH_URL', default: 'https://www.tiktok.com/v2/auth/authorize/', kind: 'full' },
+  },
+  info: TIKTOK_INFO,
+  settingsSchema: TikTokSettingsSchema,
+  // SPEC's post-level tiktokSettings; a target's platformSpecificData overrides its fields.
+  postLevel: { field: 'tiktokSettings', schema: TikTokSettingsSchema },
+  validate: validateTikTok,
+  createAdapter: (deps) => createTikTokAdapter(deps),
+  sandbox: { mount: 'tiktok', authPath: '/v2/auth/authorize/', createEmulator: createTikTokEmulator },
+  postUrlExample: 'https://www.tiktok.com/@sample_user/video/{id}',
+} as const satisfies PlatformDescriptor<'tiktok'>;

@@ -1,0 +1,22 @@
+// X: everything Herald needs to know, as one descriptor.
+import { createTwitterEmulator } from '../../sandbox/twitter/emulator.ts';
+import type { PlatformDescriptor } from '../descriptor.ts';
+import { createTwitterAdapter } from './adapter.ts';
+import { twitterInfo } from './info.ts';
+import { TwitterSettingsSchema } from './settings.ts';
+import { validateTwitterTarget } from './validate.ts';
+
+export const twitter = {
+  name: 'twitter',
+  app: {
+    credentials: { id: 'HERALD_TWITTER_CLIENT_ID', secret: 'HERALD_TWITTER_CLIENT_SECRET' },
+    apiUrl: { setting: 'HERALD_TWITTER_API_URL', default: 'https://api.x.com', kind: 'base' },
+    authUrl: { setting: 'HERALD_TWITTER_AUTH_URL', default: 'https://x.com/i/oauth2/authorize', kind: 'full' },
+  },
+  info: twitterInfo,
+  settingsSchema: TwitterSettingsSchema,
+  validate: validateTwitterTarget,
+  createAdapter: createTwitterAdapter,
+  sandbox: { mount: 'twitter', authPath: '/i/oauth2/authorize', createEmulator: createTwitterEmulator },
+  postUrlExample: 'https://x.com/sample_user/status/{id}',
+} as const satisfies PlatformDescriptor<'twitter'>;
