@@ -89,10 +89,16 @@ export interface AccountCredentials {
 // ---------------------------------------------------------------------------------------------
 // Publishing
 
-export type MediaType = 'image' | 'video';
+/** `document` (a PDF) comes only from the media library, for platforms that publish documents. */
+export type MediaType = 'image' | 'video' | 'document';
 export interface MediaItem {
   type: MediaType;
+  /** Where the bytes are: the caller's URL, or for library media Herald's own public (or presigned) URL. */
   url: string;
+  /** Sent to every platform that takes alt text. */
+  altText?: string;
+  /** Library media (med_…): probed at upload, so its facts are known; the bytes are at `url`. */
+  mediaId?: string;
 }
 
 /**
@@ -170,6 +176,46 @@ export interface EditCapability {
   /** Sends the edit; the answer carries the post's id after the edit (X gives every version a new one). */
   send(request: EditRequest): Promise<PublishOutcome>;
   find(request: EditRequest): Promise<ReconcileOutcome>;
+}
+
+/** Deleting a published post from the platform. */
+export interface UnpublishRequest {
+  account: AccountCredentials;
+  platformPostId: string;
+  /** What publishing saved (ids of thread items, media), for platforms that delete those too. */
+  checkpoint: Checkpoint | null;
+}
+
+/** A reply or comment posted under a published post by the same account (the first comment). */
+export interface CommentRequest {
+  account: AccountCredentials;
+  platformPostId: string;
+  content: string;
+  /** The target's merged platform settings (visibility and the like). */
+  settings: Record<string, unknown>;
+  /** What an earlier attempt of this comment saved, or null; save before the irreversible call. */
+  checkpoint: Checkpoint | null;
+  saveCheckpoint(checkpoint: Checkpoint): Promise<void>;
+  attemptStartedAt: number;
+  signal?: AbortSignal;
+}
+
+export type CommentOutcome = Outcome<{ platformCommentId: string }>;
+
+/** Whether a comment whose answer was lost was posted; like ReconcileOutcome. */
+export type FindCommentOutcome =
+  | { ok: true; found: true; platformCommentId: string }
+  | { ok: true; found: false }
+  | { ok: true; found: 'unknown'; message: string }
+  | PlatformFailure;
+
+/**
+ * Optional capability: the first comment. Posted once the target is published; never fails or re-posts
+ * the target. Like a publish it is checkpointed and reconciled, never sent twice blindly.
+ */
+export interface CommentCapability {
+  send(request: CommentRequest): Promise<CommentOutcome>;
+  find(request: CommentRequest): Promise<FindCommentOutcome>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -258,4 +304,13 @@ export interface PlatformAdapter {
 
   /** Optional capability: editing a published post. */
   edit?: EditCapability;
+
+  /**
+   * Optional capability: deleting a published post from the platform. A post the platform no longer has
+   * counts as deleted (ok). Platforms whose API cannot delete leave it out (UNPUBLISH_NOT_SUPPORTED).
+   */
+  unpublish?(request: UnpublishRequest): Promise<Outcome<{ deleted: true }>>;
+
+  /** Optional capability: the first comment (platformSpecificData.firstComment). */
+  comment?: CommentCapability;
 }

@@ -2,7 +2,6 @@
 import type { PostRow, TargetRow } from '../db/schema.ts';
 import { isoTime as iso } from '../lib/iso-time.ts';
 import { fromJson } from '../lib/json.ts';
-import type { MediaItem } from '../platforms/types.ts';
 import { presentPostSettings, type PostSettings } from './post-settings.ts';
 import type { PlatformResultOut, PostOut } from './schemas.ts';
 
@@ -42,7 +41,7 @@ export function presentTarget(t: PresentedTarget): PlatformResultOut {
   if (t.published_at !== null) out.publishedAt = iso(t.published_at);
   if (t.status === 'pending' && t.next_attempt_at !== null) out.nextAttemptAt = iso(t.next_attempt_at);
   if (t.custom_content !== null) out.customContent = t.custom_content;
-  if (t.custom_media !== null) out.customMedia = fromJson<MediaItem[]>(t.custom_media, []);
+  if (t.custom_media !== null) out.customMedia = fromJson<PostOut['mediaItems']>(t.custom_media, []);
   if (t.platform_specific_data !== null) out.platformSpecificData = fromJson<Record<string, unknown>>(t.platform_specific_data, {});
   return out;
 }
@@ -51,7 +50,7 @@ export function presentPost(p: PostRow, targets: readonly PresentedTarget[]): Po
   return {
     id: p.id,
     content: p.content,
-    mediaItems: fromJson<MediaItem[]>(p.media_items, []),
+    mediaItems: fromJson<PostOut['mediaItems']>(p.media_items, []),
     status: p.status,
     platforms: [...targets].sort((a, b) => a.position - b.position).map(presentTarget),
     scheduledFor: isoOrNull(p.scheduled_for),
