@@ -6,7 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createAccountsDal } from './accounts/accounts-dal.ts';
 import { createAccountsService } from './accounts/accounts-service.ts';
+import { createConnectDal } from './accounts/connect-dal.ts';
 import { createConnectService } from './accounts/connect-service.ts';
+import { createCredentialsDal } from './accounts/credentials-dal.ts';
 import { createCredentialsService, type CredentialsService } from './accounts/credentials.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
@@ -18,6 +20,7 @@ import { connectRoutes } from './http/routes/connect.ts';
 import { webhooksRoutes } from './http/routes/webhooks.ts';
 import { createIdempotencyStore } from './idempotency/idempotency-store.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
+import { createKeysDal } from './keys/keys-dal.ts';
 import { createKeysService, type CreatedKey, type KeysService } from './keys/keys-service.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createSecretBox, type SecretBox } from './lib/crypto.ts';
@@ -26,6 +29,8 @@ import { queuePolicies, type JobQueue } from './jobs/queue.ts';
 import { createTableQueue } from './jobs/table-queue.ts';
 import { createMediaFetcher } from './net/media-fetcher.ts';
 import { createOutboundClient } from './net/outbound.ts';
+import { createServerFetch } from './net/server-fetch.ts';
+import { checkOutboundUrl, resolvesToPublic } from './net/address.ts';
 import { createLogger } from './observability/logger.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import type { PlatformAppConfig, PublishTiming } from './platforms/deps.ts';
@@ -170,18 +175,27 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     };
   };
 
+  // The sandbox's own files and emulators live on loopback; they are the one private origin user-named
+  // URLs (media, servers) may reach without HERALD_ALLOW_PRIVATE_NETWORKS.
+  const sandboxOrigins = () => (config.sandbox ? [new URL(listeningUrl).origin, new URL(publicUrl()).origin] : []);
   const outbound = createOutboundClient({ allowPrivateNetworks: config.allowPrivateNetworks, userAgent: 'Herald (+https://github.com/herald)' });
   const trustedOutbound = createOutboundClient({ allowPrivateNetworks: true, userAgent: 'Herald' });
   const media = createMediaFetcher(outbound, {
     timeoutMs: 60_000,
     // The sandbox's own sample files live on loopback; they are the one private origin media may use.
-    trusted: config.sandbox ? { origins: () => [new URL(listeningUrl).origin, new URL(publicUrl()).origin], client: trustedOutbound } : undefined,
+    trusted: config.sandbox ? { origins: sandboxOrigins, client: trustedOutbound } : undefined,
   });
   const timing = options.timing ?? { pollIntervalMs: 2_000, maxProcessingMs: 10 * 60_000 };
+  const serverFetch = createServerFetch({ allowPrivateNetworks: config.allowPrivateNetworks, trustedOrigins: sandboxOrigins });
   const adapters = createPlatformRegistry((platform) => ({
     app: appConfig(platform),
     http: createPlatformHttp({
       timeoutMs: config.platformTimeoutMs,
+      onCall: (call) => metrics.platformCalls.observe({ platform, status: String(call.status) }, call.durationMs / 1000),
+    }),
+    serverHttp: createPlatformHttp({
+      timeoutMs: config.platformTimeoutMs,
+      fetch: serverFetch.fetch,
       onCall: (call) => metrics.platformCalls.observe({ platform, status: String(call.status) }, call.durationMs / 1000),
     }),
     media,
@@ -190,14 +204,19 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   }));
 
   const outbox = createOutbox({ clock, queue });
+  const connectDal = createConnectDal({ db: db.kysely });
   const credentials = createCredentialsService({
-    db: db.kysely,
+    dal: createCredentialsDal({ db: db.kysely }),
     write: db.write,
     box,
     clock,
     log,
     adapters,
     outbox,
+    // Called only once requests run, when `connect` (below) exists.
+    serverApp: (id) => connect.appById(id),
+    // Longer than the slowest refresh call, so a live refresher never loses its lease.
+    refreshLeaseMs: config.platformTimeoutMs * 2 + 5_000,
     onRefreshFailure: (platform) => metrics.tokenRefreshFailures.inc({ platform }),
   });
   const attempts = createAttemptsStore({ db: db.kysely, write: db.write, dialect: db.dialect, queue, outbox, leaseMs });
@@ -214,22 +233,30 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     leaseMs,
   });
 
-  const keys = createKeysService({ db: db.kysely, write: db.write, clock });
+  const keys = createKeysService({ dal: createKeysDal({ db: db.kysely }), write: db.write, clock });
   const accountsDal = createAccountsDal({ db: db.kysely });
   const connect = createConnectService({
-    db: db.kysely,
+    dal: connectDal,
     write: db.write,
     clock,
     box,
     outbox,
     adapters,
     unavailable: new Set(PLATFORMS.filter((p) => !config.platforms[p] && !config.sandbox)),
+    defaultServerUrl: (platform) => appConfig(platform).apiUrl,
+    refuseServer: async (url) => {
+      if (config.allowPrivateNetworks || sandboxOrigins().includes(url.origin)) return null;
+      const check = checkOutboundUrl(url.toString(), false);
+      if (!check.ok) return `${url.origin} ${check.message}`;
+      return (await resolvesToPublic(url.hostname.replace(/^\[|\]$/g, '')))
+        ? null
+        : `${url.hostname} resolves to a private, loopback or reserved address (HERALD_ALLOW_PRIVATE_NETWORKS=true allows it)`;
+    },
   });
   const accounts = createAccountsService({
     write: db.write,
     clock,
     log,
-    box,
     dal: accountsDal,
     outbox,
     adapters,
@@ -380,7 +407,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
         ['http', () => app.close()],
         ['publishing', () => engine.drain(10_000)],
         ['queue', () => queue.stop()],
-        ['outbound', () => Promise.all([outbound.close(), trustedOutbound.close()])],
+        ['outbound', () => Promise.all([outbound.close(), trustedOutbound.close(), serverFetch.close()])],
         ['database', () => db.close()],
       ];
       for (const [what, step] of steps) {

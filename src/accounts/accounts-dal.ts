@@ -1,9 +1,8 @@
 // Data access for connected accounts. Tokens arrive here already sealed (accounts-service seals and
 // opens them); this file never sees a plaintext token.
-import type { DbTx } from '../db/schema.ts';
 import type { Kysely } from 'kysely';
 import { prepareByShape } from '../db/prepared.ts';
-import type { AccountRow, Database } from '../db/schema.ts';
+import type { AccountRow, Database, DbTx } from '../db/schema.ts';
 import type { Platform } from '../platforms/registry.ts';
 
 /** What a post's create-time checks need of an account it names (not its tokens). */
@@ -37,6 +36,14 @@ export function createAccountsDal(deps: { db: Kysely<Database> }) {
       const { rows } = await accountsNamed.execute(db, ids.length, [apiKeyId, ...ids]);
       for (const row of rows) out.set(`${row.platform}:${row.account_id}`, row);
       return out;
+    },
+
+    async markActive(trx: DbTx, rowId: string, now: number): Promise<void> {
+      await trx.updateTable('accounts').set({ status: 'active', updated_at: now }).where('id', '=', rowId).execute();
+    },
+
+    async remove(trx: DbTx, rowId: string): Promise<void> {
+      await trx.deleteFrom('accounts').where('id', '=', rowId).execute();
     },
 
     async list(apiKeyId: string, platform?: Platform): Promise<AccountRow[]> {

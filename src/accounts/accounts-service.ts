@@ -5,14 +5,13 @@ import type { AccountRow } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
 import { errors } from '../contract/errors.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { SecretBox } from '../lib/crypto.ts';
 import { fromJson } from '../lib/json.ts';
 import type { HealthReport, Outcome, PlatformAdapter } from '../platforms/types.ts';
 import type { Platform } from '../platforms/registry.ts';
 import { accountDisconnected } from '../events/catalog.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import type { AccountsDal } from './accounts-dal.ts';
-import { tryOpenCredentials, type CredentialsService } from './credentials.ts';
+import type { CredentialsService } from './credentials.ts';
 
 export interface Recommendation {
   code: string;
@@ -35,7 +34,6 @@ export interface AccountsServiceDeps {
   write: Writer['write'];
   clock: Clock;
   log: Logger;
-  box: SecretBox;
   dal: AccountsDal;
   outbox: Outbox;
   adapters: Record<Platform, PlatformAdapter>;
@@ -69,7 +67,7 @@ function timeout<T>(ms: number, value: T): { promise: Promise<T>; cancel(): void
 }
 
 export function createAccountsService(deps: AccountsServiceDeps) {
-  const { write, clock, log, box, dal, outbox, adapters, credentials } = deps;
+  const { write, clock, log, dal, outbox, adapters, credentials } = deps;
 
   async function checkOne(row: AccountRow): Promise<HealthEntry> {
     const platform = row.platform as Platform;
@@ -86,7 +84,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       missingPermissions: [],
       recommendations: [{ code: 'RECONNECT', message }],
     });
-    const opened = tryOpenCredentials(box, current);
+    const opened = await credentials.open(current);
     if (!opened.ok) return unusable(opened.failure.message);
     let result: Outcome<HealthReport> = await adapter.health(opened.creds);
     if (!result.ok && result.category === 'auth_expired') {
@@ -112,7 +110,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     }
     if (result.meta) await credentials.updateMeta(current, result.meta);
     if (current.status !== 'active') {
-      await write((trx) => trx.updateTable('accounts').set({ status: 'active', updated_at: clock.now() }).where('id', '=', current.id).execute());
+      await write((trx) => dal.markActive(trx, current.id, clock.now()));
     }
     const expiresAt = result.expiresAt === undefined ? current.token_expires_at : result.expiresAt;
     const missing = adapter.info.requiredScopes.filter((s) => !result.permissions.includes(s));
@@ -161,7 +159,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       if (!row) throw errors.notFound(`no connected ${platform} account ${accountId}`);
       const adapter = adapters[platform];
       let revoked = false;
-      const opened = tryOpenCredentials(box, row);
+      const opened = await credentials.open(row);
       // Tokens that cannot be opened (another encryption key) cannot be revoked; the account is still forgotten.
       if (opened.ok && adapter.info.supportsRevoke && !(await grantStillUsed(row))) {
         const r = await adapter.revoke(opened.creds).catch((err: unknown) => {
@@ -171,7 +169,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
         revoked = Boolean(r?.ok && r.revoked);
       }
       await write(async (trx) => {
-        await trx.deleteFrom('accounts').where('id', '=', row.id).execute();
+        await dal.remove(trx, row.id);
         await outbox.record(trx, apiKeyId, [
           accountDisconnected({ platform, accountId: row.account_id, username: row.username }, 'user'),
         ]);

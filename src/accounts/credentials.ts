@@ -1,14 +1,20 @@
 // Token care: tokens are sealed at rest (bound to their row and column), opened only to call a platform,
 // refreshed ahead of expiry and once after an auth failure. When a refresh fails the account becomes
 // needs_reconnect and account.disconnected is announced.
-import type { Kysely } from 'kysely';
+//
+// One refresh per account across every process: the refresher takes a lease on the account row first
+// (accounts.refresh_lease_*); a process that needs new tokens while another holds the lease waits for
+// them instead of refreshing too. With rotating refresh tokens, a second refresh would be refused and
+// would wrongly disconnect the account.
 import type { Logger } from 'pino';
-import type { AccountRow, Database } from '../db/schema.ts';
+import type { AccountRow } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
 import type { Clock } from '../lib/clock.ts';
 import { SecretBoxError, type SecretBox } from '../lib/crypto.ts';
 import { fromJson } from '../lib/json.ts';
-import { failure, type AccountCredentials, type AccountMeta, type PlatformAdapter, type PlatformFailure, type TokenGrant } from '../platforms/types.ts';
+import { failure, type AccountCredentials, type AccountMeta, type PlatformAdapter, type PlatformFailure, type ServerApp, type TokenGrant } from '../platforms/types.ts';
+import { newAttemptId } from '../lib/ids.ts';
+import type { CredentialsDal } from './credentials-dal.ts';
 import type { Platform } from '../platforms/registry.ts';
 import { accountDisconnected } from '../events/catalog.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
@@ -65,35 +71,45 @@ export function tryOpenCredentials(box: SecretBox, row: AccountRow): Credentials
 }
 
 export interface CredentialsDeps {
-  db: Kysely<Database>;
+  dal: CredentialsDal;
   write: Writer['write'];
   box: SecretBox;
   clock: Clock;
   log: Logger;
   adapters: Record<Platform, PlatformAdapter>;
   outbox: Outbox;
+  /** Herald's app on a user-named server, by the id an account's meta gives (`serverAppId`). */
+  serverApp?(id: string): Promise<ServerApp | null>;
+  /** How long a refresh may hold its lease: longer than the slowest refresh call. */
+  refreshLeaseMs: number;
+  /** How often a process waiting for another's refresh looks again. */
+  refreshWaitPollMs?: number;
   onRefreshFailure?(platform: Platform): void;
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 export function createCredentialsService(deps: CredentialsDeps) {
-  const { db, write, box, clock, log, adapters, outbox } = deps;
-  // One refresh per account at a time in this process; other processes are handled by re-reading.
+  const { dal, write, box, clock, log, adapters, outbox, refreshLeaseMs } = deps;
+  const waitPollMs = deps.refreshWaitPollMs ?? 100;
+  // One refresh per account at a time in this process (shared by its callers); the lease covers others.
   const refreshing = new Map<string, Promise<Credentials>>();
 
-  async function loadRow(rowId: string) {
-    return db.selectFrom('accounts').selectAll().where('id', '=', rowId).executeTakeFirst();
+  /** Opens an account's tokens and attaches Herald's app on its server, when it has one. */
+  async function open(row: AccountRow): Promise<Credentials> {
+    const opened = tryOpenCredentials(box, row);
+    if (!opened.ok) return opened;
+    const appId = opened.creds.meta.serverAppId;
+    if (typeof appId === 'string' && deps.serverApp) {
+      const server = await deps.serverApp(appId);
+      if (server) opened.creds.server = server;
+    }
+    return opened;
   }
 
   async function markNeedsReconnect(row: AccountRow, reason: 'token_expired' | 'token_revoked', message: string) {
     await write(async (trx) => {
-      const updated = await trx
-        .updateTable('accounts')
-        .set({ status: 'needs_reconnect', updated_at: clock.now() })
-        .where('id', '=', row.id)
-        .where('access_token', '=', row.access_token)
-        .where('status', '=', 'active')
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 1) {
+      if (await dal.markNeedsReconnect(trx, row.id, row.access_token, clock.now())) {
         await outbox.record(trx, row.api_key_id, [
           accountDisconnected({ platform: row.platform, accountId: row.account_id, username: row.username }, reason),
         ]);
@@ -110,36 +126,61 @@ export function createCredentialsService(deps: CredentialsDeps) {
     };
   }
 
-  async function doRefresh(row: AccountRow): Promise<Credentials> {
+  /** The account as it is now, if it changed from `row` (new tokens, or no longer active). */
+  function changed(row: AccountRow, latest: AccountRow | undefined): Promise<Credentials> | null {
+    if (!latest || latest.status !== 'active') return Promise.resolve(gone(row));
+    if (latest.access_token !== row.access_token) return open(latest);
+    return null;
+  }
+
+  /** Refreshes holding the lease; nobody else refreshes this account meanwhile. */
+  async function refreshHolding(row: AccountRow, leaseId: string): Promise<Credentials> {
     const platform = row.platform as Platform;
-    const opened = tryOpenCredentials(box, row);
-    if (!opened.ok) return opened;
-    const result = await adapters[platform].refresh(opened.creds);
+    const opened = await open(row);
+    if (!opened.ok) {
+      await write((trx) => dal.releaseLease(trx, row.id, leaseId));
+      return opened;
+    }
+    let result;
+    try {
+      result = await adapters[platform].refresh(opened.creds);
+    } catch (err) {
+      await write((trx) => dal.releaseLease(trx, row.id, leaseId));
+      throw err;
+    }
     if (result.ok) {
       const sealed = sealGrant(box, row.id, result.grant, row.refresh_token);
-      // Fenced on the token refreshed: a reconnect, a disconnect or another process's refresh in the
-      // meantime wins, and its state is what is used.
-      const updated = await write((trx) =>
-        trx
-          .updateTable('accounts')
-          .set({ ...sealed, status: 'active', updated_at: clock.now() })
-          .where('id', '=', row.id)
-          .where('access_token', '=', row.access_token)
-          .executeTakeFirst(),
-      );
-      const latest = await loadRow(row.id);
-      if (latest && (Number(updated.numUpdatedRows) === 1 || latest.status === 'active')) return tryOpenCredentials(box, latest);
-      return gone(row);
+      // Fenced on the lease: a reconnect or disconnect in the meantime cleared it, and its state wins.
+      await write((trx) => dal.saveRefreshed(trx, row.id, leaseId, sealed, clock.now()));
+      const latest = await dal.load(row.id);
+      return latest && latest.status === 'active' ? open(latest) : gone(row);
     }
     deps.onRefreshFailure?.(platform);
-    // Another process may have refreshed first (rotating refresh tokens then refuse ours): use its tokens.
-    const latest = await loadRow(row.id);
-    if (latest && latest.access_token !== row.access_token && latest.status === 'active') return tryOpenCredentials(box, latest);
+    await write((trx) => dal.releaseLease(trx, row.id, leaseId));
     if (result.category === 'auth_expired' || result.category === 'permission_missing') {
-      if (latest) await markNeedsReconnect(latest, result.category === 'auth_expired' ? 'token_expired' : 'token_revoked', result.message);
+      await markNeedsReconnect(row, result.category === 'auth_expired' ? 'token_expired' : 'token_revoked', result.message);
+      const latest = await dal.load(row.id);
+      // Connected again while refreshing: the new connection's tokens are the answer.
+      if (latest && latest.status === 'active' && latest.access_token !== row.access_token) return open(latest);
       return { ok: false, failure: result, disconnected: true };
     }
     return { ok: false, failure: result, disconnected: false };
+  }
+
+  async function doRefresh(row: AccountRow): Promise<Credentials> {
+    for (;;) {
+      const latest = await dal.load(row.id);
+      const moved = changed(row, latest);
+      if (moved) return moved;
+      const now = clock.now();
+      const leaseId = newAttemptId();
+      if (await write((trx) => dal.takeLease(trx, row.id, row.access_token, leaseId, now, now + refreshLeaseMs))) {
+        return refreshHolding(latest!, leaseId);
+      }
+      // Another process is refreshing: wait for its tokens. If it dies, its lease runs out and the next
+      // pass of this loop takes it over.
+      await sleep(waitPollMs);
+    }
   }
 
   function refreshRow(row: AccountRow): Promise<Credentials> {
@@ -156,6 +197,9 @@ export function createCredentialsService(deps: CredentialsDeps) {
   }
 
   return {
+    /** Opens an account's credentials as they are (no refresh). */
+    open,
+
     /** Credentials ready to use, refreshed first when they expire soon. */
     async forAccount(row: AccountRow): Promise<Credentials> {
       if (row.status !== 'active') return gone(row);
@@ -164,10 +208,10 @@ export function createCredentialsService(deps: CredentialsDeps) {
         // A refresh that failed transiently leaves the old (still valid) token usable.
         if (refreshed.ok || refreshed.disconnected || refreshed.unreadable) return refreshed;
       }
-      return tryOpenCredentials(box, row);
+      return open(row);
     },
 
-    /** After the platform said the token is bad: one refresh. */
+    /** After the platform said the token is bad: one refresh (or the one another process is making). */
     refreshAfterAuthFailure(row: AccountRow): Promise<Credentials> {
       return refreshRow(row);
     },
@@ -182,17 +226,7 @@ export function createCredentialsService(deps: CredentialsDeps) {
       const due = await Promise.all(
         Object.entries(adapters)
           .filter(([, adapter]) => adapter.info.refreshAheadMs !== null)
-          .map(([platform, adapter]) =>
-            db
-              .selectFrom('accounts')
-              .selectAll()
-              .where('platform', '=', platform)
-              .where('status', '=', 'active')
-              .where('token_expires_at', '<', clock.now() + adapter.info.refreshAheadMs!)
-              .orderBy('token_expires_at')
-              .limit(limit)
-              .execute(),
-          ),
+          .map(([platform, adapter]) => dal.expiringBefore(platform, clock.now() + adapter.info.refreshAheadMs!, limit)),
       );
       let refreshed = 0;
       for (const row of due.flat()) {
@@ -208,7 +242,7 @@ export function createCredentialsService(deps: CredentialsDeps) {
     /** Stores facts the platform reported (subscription type, creator options). */
     async updateMeta(row: AccountRow, meta: AccountMeta): Promise<void> {
       const merged = { ...fromJson<AccountMeta>(row.meta, {}), ...meta };
-      await write((trx) => trx.updateTable('accounts').set({ meta: JSON.stringify(merged), updated_at: clock.now() }).where('id', '=', row.id).execute());
+      await write((trx) => dal.setMeta(trx, row.id, JSON.stringify(merged), clock.now()));
     },
   };
 }

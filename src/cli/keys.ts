@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { systemClock } from '../lib/clock.ts';
+import { createKeysDal } from '../keys/keys-dal.ts';
 import { createKeysService, type ApiKeyInfo } from '../keys/keys-service.ts';
 
 function row(k: ApiKeyInfo): string {
@@ -15,7 +16,7 @@ export async function keysCommand(config: Config, args: string[]): Promise<numbe
   const db = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrateToLatest(db);
-    const keys = createKeysService({ db: db.kysely, write: db.write, clock: systemClock });
+    const keys = createKeysService({ dal: createKeysDal({ db: db.kysely }), write: db.write, clock: systemClock });
     switch (sub) {
       case 'create': {
         const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, json: { type: 'boolean', default: false } }, strict: true });

@@ -5,12 +5,16 @@ import * as m0001 from './migrations/0001_initial.ts';
 import * as m0002 from './migrations/0002_webhooks.ts';
 import * as m0003 from './migrations/0003_limit_slots.ts';
 import * as m0004 from './migrations/0004_post_settings.ts';
+import * as m0005 from './migrations/0005_server_apps.ts';
+import * as m0006 from './migrations/0006_refresh_lease.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_webhooks': m0002,
   '0003_limit_slots': m0003,
   '0004_post_settings': m0004,
+  '0005_server_apps': m0005,
+  '0006_refresh_lease': m0006,
 };
 
 export interface MigrationReport {

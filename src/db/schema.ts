@@ -29,6 +29,9 @@ export interface AccountsTable {
   meta: string; // JSON object
   connected_at: number;
   updated_at: number;
+  /** Held by the one process refreshing this account's tokens (see accounts/credentials.ts). */
+  refresh_lease_id: Generated<string | null>;
+  refresh_lease_until: Generated<number | null>;
 }
 
 export interface OAuthStatesTable {
@@ -37,9 +40,22 @@ export interface OAuthStatesTable {
   platform: string;
   redirect_url: string;
   code_verifier: string | null; // sealed
+  /** Herald's app on the server the authorization runs on (platforms with user-named servers), else null. */
+  server_app_id: string | null;
   created_at: number;
   expires_at: number;
   used_at: number | null;
+}
+
+/** An app of Herald's registered on a server the user named (one per platform, server and redirect URL). */
+export interface PlatformAppsTable {
+  id: string;
+  platform: string;
+  server_url: string;
+  redirect_url: string;
+  client_id: string;
+  client_secret: string; // sealed
+  created_at: number;
 }
 
 export type PostStatus = 'draft' | 'scheduled' | 'publishing' | 'published' | 'partial' | 'failed';
@@ -184,6 +200,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   accounts: AccountsTable;
   oauth_states: OAuthStatesTable;
+  platform_apps: PlatformAppsTable;
   posts: PostsTable;
   post_targets: PostTargetsTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -196,6 +213,7 @@ export interface Database {
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type AccountRow = Selectable<AccountsTable>;
+export type PlatformAppRow = Selectable<PlatformAppsTable>;
 export type PostRow = Selectable<PostsTable>;
 export type NewPost = Insertable<PostsTable>;
 export type TargetRow = Selectable<PostTargetsTable>;

@@ -1,12 +1,10 @@
 // API keys: issued by the operator's command line, stored only as a SHA-256 hash plus a display prefix.
-import type { DbTx } from '../db/schema.ts';
-import type { Kysely } from 'kysely';
-import type { ApiKeyRow, Database } from '../db/schema.ts';
+import type { ApiKeyRow, DbTx } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
 import type { Clock } from '../lib/clock.ts';
-import { prepare } from '../db/prepared.ts';
 import { sha256Hex } from '../lib/crypto.ts';
 import { newId, randomToken } from '../lib/ids.ts';
+import type { KeysDal } from './keys-dal.ts';
 
 export interface ApiKeyInfo {
   id: string;
@@ -43,13 +41,8 @@ function info(row: ApiKeyRow): ApiKeyInfo {
   };
 }
 
-// Run on every request: built and compiled once (see db/prepared.ts).
-const keyByHash = prepare<[string], Pick<ApiKeyRow, 'id' | 'name' | 'default_redirect_url' | 'revoked_at'>>(1, (db, hash) =>
-  db.selectFrom('api_keys').select(['id', 'name', 'default_redirect_url', 'revoked_at']).where('key_hash', '=', hash),
-);
-
-export function createKeysService(deps: { db: Kysely<Database>; write: Writer['write']; clock: Clock }) {
-  const { db, write, clock } = deps;
+export function createKeysService(deps: { dal: KeysDal; write: Writer['write']; clock: Clock }) {
+  const { dal, write, clock } = deps;
   return {
     /** Issues a key; inside `trx` when given (the first key's transaction), else in a write of its own. */
     async create(name: string, trx?: DbTx): Promise<CreatedKey> {
@@ -63,39 +56,34 @@ export function createKeysService(deps: { db: Kysely<Database>; write: Writer['w
         created_at: clock.now(),
         revoked_at: null,
       };
-      if (trx) await trx.insertInto('api_keys').values(row).execute();
-      else await write((w) => w.insertInto('api_keys').values(row).execute());
+      if (trx) await dal.insert(trx, row);
+      else await write((w) => dal.insert(w, row));
       return { ...info(row), key };
     },
 
     async list(): Promise<ApiKeyInfo[]> {
-      const rows = await db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
-      return rows.map(info);
+      return (await dal.list()).map(info);
     },
 
-    async count(executor: DbTx = db): Promise<number> {
-      const row = await executor.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      return Number(row.n);
-    },
+    count: (executor?: DbTx) => dal.count(executor),
 
     /** Returns false when no such key exists. Revoking twice keeps the first time. */
     async revoke(id: string): Promise<boolean> {
-      const found = await db.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst();
-      if (!found) return false;
-      await write((trx) => trx.updateTable('api_keys').set({ revoked_at: clock.now() }).where('id', '=', id).where('revoked_at', 'is', null).execute());
+      if (!(await dal.byId(id))) return false;
+      await write((trx) => dal.revoke(trx, id, clock.now()));
       return true;
     },
 
     async setDefaultRedirectUrl(id: string, url: string | null): Promise<ApiKeyInfo | null> {
-      await write((trx) => trx.updateTable('api_keys').set({ default_redirect_url: url }).where('id', '=', id).execute());
-      const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+      await write((trx) => dal.setDefaultRedirectUrl(trx, id, url));
+      const row = await dal.byId(id);
       return row ? info(row) : null;
     },
 
     /** The caller a raw key belongs to, or null for malformed, unknown or revoked keys. */
     async authenticate(rawKey: string): Promise<Caller | null> {
       if (!KEY_SHAPE.test(rawKey)) return null;
-      const row = (await keyByHash.execute(db, sha256Hex(rawKey))).rows[0];
+      const row = await dal.byHash(sha256Hex(rawKey));
       if (!row || row.revoked_at !== null) return null;
       return { id: row.id, name: row.name, defaultRedirectUrl: row.default_redirect_url };
     },

@@ -4,7 +4,7 @@
 // unguessable and unique across processes.
 import { randomBytes, randomUUID } from 'node:crypto';
 
-export type IdPrefix = 'post' | 'tgt' | 'acc' | 'key' | 'evt' | 'whd' | 'job';
+export type IdPrefix = 'post' | 'tgt' | 'acc' | 'key' | 'evt' | 'whd' | 'job' | 'app' | 'med';
 
 // In ASCII order, so ids compare like the times they start with.
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

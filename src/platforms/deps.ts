@@ -43,7 +43,13 @@ export interface PublishTiming {
 
 export interface AdapterDeps {
   app: PlatformAppConfig;
+  /** HTTP to the platform's own hosts (the configured URLs). */
   http: PlatformHttp;
+  /**
+   * HTTP to servers the user names (Mastodon instances, Bluesky PDSes): user input, so the outbound
+   * address guard applies (private and loopback addresses refused unless allowed).
+   */
+  serverHttp: PlatformHttp;
   media: MediaFetcher;
   clock: Clock;
   timing: PublishTiming;

@@ -52,6 +52,8 @@ const NOT_SENT_CODES = new Set([
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
   'ERR_INVALID_URL',
+  // The outbound address guard refused the server (user-named servers only): nothing was sent.
+  'HERALD_BLOCKED_ADDRESS',
 ]);
 
 export function buildUrl(url: string, query?: HttpRequest['query']): string {

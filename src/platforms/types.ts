@@ -75,6 +75,17 @@ export interface ConnectedAccount {
   meta: AccountMeta;
 }
 
+/**
+ * Herald's app on a server the user named (a Mastodon instance): registered there once per server and
+ * redirect URL, then used for that server's authorizations, tokens and revokes.
+ */
+export interface ServerApp {
+  /** The server's base URL, e.g. https://mastodon.social. */
+  url: string;
+  clientId: string;
+  clientSecret: string;
+}
+
 /** What the engine hands back to an adapter to act as an account (tokens already decrypted). */
 export interface AccountCredentials {
   accountId: string;
@@ -84,6 +95,8 @@ export interface AccountCredentials {
   expiresAt: number | null;
   scopes: string[];
   meta: AccountMeta;
+  /** For accounts on user-named servers: Herald's app there (its meta names it as `serverAppId`). */
+  server?: ServerApp;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -244,10 +257,19 @@ export interface RateWindow {
   windowMs: number;
 }
 
+/**
+ * How accounts connect: `oauth` (the browser flow with Herald's app), `server_oauth` (the same on a server
+ * the user names, where Herald registers an app first: GET /v1/connect/{platform}?instance=…), or
+ * `password` (an app password sent to POST /v1/connect/{platform}, no browser step).
+ */
+export type ConnectKind = 'oauth' | 'server_oauth' | 'password';
+
 export interface PlatformInfo {
   /** The platform's name (the registry's key). */
   platform: string;
   displayName: string;
+  /** Default `oauth`. */
+  connect?: ConnectKind;
   usesPkce: boolean;
   /** Scopes requested on authorize. */
   scopes: string[];
@@ -280,13 +302,25 @@ export interface HealthReport {
 export interface PlatformAdapter {
   readonly info: PlatformInfo;
 
-  /** The consent URL the user is sent to. codeChallenge is an S256 challenge when info.usesPkce. */
-  authorizeUrl(input: { state: string; redirectUri: string; codeChallenge?: string }): string;
+  /**
+   * The consent URL the user is sent to. codeChallenge is an S256 challenge when info.usesPkce; `server`
+   * is Herald's app on the user's server (server_oauth).
+   */
+  authorizeUrl(input: { state: string; redirectUri: string; codeChallenge?: string; server?: ServerApp }): string;
 
   /** Code → tokens → identity (long-lived exchange included). Returns every account the grant connects. */
-  connect(input: { code: string; redirectUri: string; codeVerifier?: string }): Promise<
+  connect(input: { code: string; redirectUri: string; codeVerifier?: string; server?: ServerApp }): Promise<
     Outcome<{ accounts: ConnectedAccount[] }>
   >;
+
+  /** server_oauth: registers Herald as an app on the server (once per server and redirect URL). */
+  registerApp?(input: { serverUrl: string; redirectUri: string }): Promise<Outcome<{ clientId: string; clientSecret: string }>>;
+
+  /**
+   * password: connects with an identifier and an app password on a server (no browser step). A wrong
+   * identifier or password is a failure with category auth_expired.
+   */
+  connectWithPassword?(input: { identifier: string; password: string; serverUrl: string }): Promise<Outcome<{ accounts: ConnectedAccount[] }>>;
 
   /** New tokens for an account. A failure with auth_expired means the account must reconnect. */
   refresh(account: AccountCredentials): Promise<Outcome<{ grant: TokenGrant }>>;

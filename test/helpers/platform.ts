@@ -11,6 +11,7 @@ export function adapterDeps(app: Partial<PlatformAppConfig> & Pick<PlatformAppCo
   return {
     app: { clientId: SANDBOX_APP.clientId, clientSecret: SANDBOX_APP.clientSecret, apiVersion: 'v21.0', tokenUrl: app.apiUrl, ...app },
     http: createPlatformHttp({ timeoutMs: 2000 }),
+    serverHttp: createPlatformHttp({ timeoutMs: 2000 }),
     media: createMediaFetcher(outbound, { timeoutMs: 2000 }),
     clock: systemClock,
     timing: { pollIntervalMs: 20, maxProcessingMs: 3000 },

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/herald.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { createKeysDal } from '../../src/keys/keys-dal.ts';
 import { createKeysService } from '../../src/keys/keys-service.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { ensureFirstKey } from '../../src/runtime.ts';
@@ -123,9 +124,9 @@ describe('herald start', () => {
     const dbs = [1, 2, 3, 4].map(() => openDatabase({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl }));
     try {
       await migrateToLatest(dbs[0]!);
-      const created = await Promise.all(dbs.map((db) => ensureFirstKey(db, createKeysService({ db: db.kysely, write: db.write, clock: systemClock }))));
+      const created = await Promise.all(dbs.map((db) => ensureFirstKey(db, createKeysService({ dal: createKeysDal({ db: db.kysely }), write: db.write, clock: systemClock }))));
       assert.equal(created.filter(Boolean).length, 1, 'one of them created a key');
-      assert.equal(await createKeysService({ db: dbs[0]!.kysely, write: dbs[0]!.write, clock: systemClock }).count(), 1);
+      assert.equal(await createKeysService({ dal: createKeysDal({ db: dbs[0]!.kysely }), write: dbs[0]!.write, clock: systemClock }).count(), 1);
     } finally {
       for (const db of dbs) await db.close();
       await fresh.drop();

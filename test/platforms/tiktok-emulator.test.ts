@@ -8,7 +8,7 @@ import { mediaRoutes } from '../../src/sandbox/media.ts';
 import { SANDBOX_APP } from '../../src/sandbox/kit/emulator.ts';
 import { createTikTokEmulator, type TikTokEmulator } from '../../src/sandbox/tiktok/emulator.ts';
 import { createTikTokAdapter } from '../../src/platforms/tiktok/adapter.ts';
-import { adapterDeps } from '../helpers/platform.ts';
+import { adapterDeps, approveConsent } from '../helpers/platform.ts';
 import { SMALL_CHUNKS, connectAccount, publishRequest } from './tiktok-helpers.ts';
 
 const REDIRECT = 'https://app.example/cb/';
@@ -17,7 +17,8 @@ let emu: TikTokEmulator;
 let root: string;
 
 before(async () => {
-  emu = createTikTokEmulator({ processingMs: 20, chunkRules: SMALL_CHUNKS });
+  // The app has verified the test CDN's domain, as a real app must before TikTok pulls from it.
+  emu = createTikTokEmulator({ processingMs: 20, chunkRules: SMALL_CHUNKS, verifiedUrlPrefixes: ['https://cdn.example/'] });
   server = await startEmulatorServer([emu]);
   root = server.rootOf('tiktok');
 });
@@ -239,5 +240,33 @@ test('mounted under a deeper prefix, upload URLs keep the prefix and the adapter
     assert.equal(inner.calls.length, 0);
   } finally {
     await app.close();
+  }
+});
+
+test('without verified prefixes only the sandbox host itself is verified: other URLs are refused with url_ownership_unverified', async () => {
+  const strict = createTikTokEmulator({ processingMs: 10, chunkRules: SMALL_CHUNKS });
+  const server = await startEmulatorServer([strict]);
+  try {
+    const base = server.rootOf(strict.name);
+    const { code } = await approveConsent(`${base}/v2/auth/authorize/?client_key=${SANDBOX_APP.clientId}&response_type=code&scope=user.info.basic,video.upload&redirect_uri=${encodeURIComponent(REDIRECT)}&state=s`);
+    const tokenRes = await fetch(`${base}/v2/oauth/token/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_key: SANDBOX_APP.clientId, client_secret: SANDBOX_APP.clientSecret, code, grant_type: 'authorization_code', redirect_uri: REDIRECT }),
+    });
+    const token = ((await tokenRes.json()) as { access_token: string }).access_token;
+    const init = (urls: string[]) =>
+      fetch(`${base}/v2/post/publish/content/init/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ media_type: 'PHOTO', post_mode: 'MEDIA_UPLOAD', post_info: {}, source_info: { source: 'PULL_FROM_URL', photo_images: urls } }),
+      });
+    const foreign = await init(['https://cdn.elsewhere.example/a.jpg']);
+    assert.equal(foreign.status, 403);
+    assert.equal(((await foreign.json()) as { error: { code: string } }).error.code, 'url_ownership_unverified');
+    const own = await init([`${server.mediaUrl}/sample.jpg`]);
+    assert.equal(own.status, 200);
+  } finally {
+    await server.close();
   }
 });

@@ -1,4 +1,5 @@
-// /v1/connect/{platform}: start an OAuth authorization, then exchange its code.
+// /v1/connect/{platform}: start an OAuth authorization, then exchange its code (or, for platforms that
+// connect with an app password, send it).
 import Type from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -20,10 +21,14 @@ export function connectRoutes(connect: ConnectService) {
         schema: {
           tags: ['accounts'],
           summary: 'Start connecting an account: returns the URL to send the user to.',
+          description: 'Platforms whose accounts live on a server the user names (mastodon) need `instance`. Platforms that connect with an app password (bluesky) answer 400 APP_PASSWORD_REQUIRED: use POST.',
           security,
           params: Params,
           querystring: Type.Object(
-            { redirect_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: "Where the platform sends the user back (default: the key's)." })) },
+            {
+              redirect_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: "Where the platform sends the user back (default: the key's)." })),
+              instance: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'The URL of the server the account lives on (mastodon), e.g. https://mastodon.social.' })),
+            },
             { additionalProperties: false },
           ),
           response: { 200: Type.Object({ authUrl: Type.String(), state: Type.String() }), ...commonErrorsA },
@@ -31,7 +36,7 @@ export function connectRoutes(connect: ConnectService) {
       },
       async (req) => {
         const { platform } = req.params;
-        return connect.start(callerOf(req), platform, req.query.redirect_url);
+        return connect.start(callerOf(req), platform, req.query);
       },
     );
 
@@ -40,14 +45,18 @@ export function connectRoutes(connect: ConnectService) {
       {
         schema: {
           tags: ['accounts'],
-          summary: 'Finish connecting: exchange the code from the callback; connects every account of the grant.',
+          summary: 'Finish connecting: exchange the code from the callback (or send an app password); connects every account of the grant.',
+          description: 'OAuth platforms take `code` (with `state` or `redirect_url`). App-password platforms (bluesky) take `identifier`, `appPassword` and optionally `service` (the server, default the configured one).',
           security,
           params: Params,
           body: Type.Object(
             {
-              code: Type.String({ minLength: 1, maxLength: 4096, description: 'The code from the callback.' }),
+              code: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'The code from the callback (OAuth platforms).' })),
               redirect_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
               state: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'The state from GET /v1/connect; recommended.' })),
+              identifier: Type.Optional(Type.String({ minLength: 1, maxLength: 320, description: 'Handle or email (app-password platforms).' })),
+              appPassword: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'An app password (app-password platforms).' })),
+              service: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'The server to sign in on (app-password platforms).' })),
             },
             { additionalProperties: false },
           ),

@@ -26,7 +26,7 @@ export interface Emulator {
   readonly ledger: Ledger;
   readonly faults: FaultInjector;
   readonly oauth: OAuthServer;
-  /** Calls answered (control routes excluded), oldest first. */
+  /** Calls answered (control routes excluded), oldest first; the latest MAX_CALLS_LOGGED only. */
   readonly calls: CallRecord[];
   /** Added before every API answer. */
   latencyMs: number;
@@ -58,6 +58,13 @@ export function emulatorBaseUrl(req: FastifyRequest, prefix: string): string {
 }
 
 const CONTROL = '/__sandbox/';
+/** The call log keeps the latest calls only, so a sandbox left running for weeks stays small. */
+export const MAX_CALLS_LOGGED = 10_000;
+
+function logCall(emu: Emulator, call: CallRecord): void {
+  emu.calls.push(call);
+  if (emu.calls.length > MAX_CALLS_LOGGED) emu.calls.splice(0, emu.calls.length - MAX_CALLS_LOGGED);
+}
 const MAX_HANG_MS = 10 * 60_000;
 
 function sleep(ms: number): Promise<void> {
@@ -106,7 +113,7 @@ export function installCommon(app: FastifyInstance, emu: Emulator): void {
     if (resetting.has(req)) {
       // The work is done; the connection is cut before a byte of the answer leaves. No response
       // completes, so the call is logged here, with the status that was never delivered.
-      emu.calls.push({ method: req.method, path: pathOf(req), status: reply.statusCode, at: Date.now() });
+      logCall(emu, { method: req.method, path: pathOf(req), status: reply.statusCode, at: Date.now() });
       req.raw.socket.destroy();
       return payload;
     }
@@ -125,7 +132,7 @@ export function installCommon(app: FastifyInstance, emu: Emulator): void {
   app.addHook('onResponse', async (req, reply) => {
     const path = pathOf(req);
     if (path.startsWith(CONTROL) || resetting.has(req)) return;
-    emu.calls.push({ method: req.method, path, status: reply.statusCode, at: Date.now() });
+    logCall(emu, { method: req.method, path, status: reply.statusCode, at: Date.now() });
   });
 
   registerControlRoutes(app, emu);

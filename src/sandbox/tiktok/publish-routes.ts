@@ -39,9 +39,13 @@ function overInitLimit(ctx: TikTokContext, endpoint: string, token: string): boo
   return limited;
 }
 
-function unverifiedUrl(ctx: TikTokContext, urls: string[]): Refusal | null {
-  const prefixes = ctx.settings.verifiedUrlPrefixes;
-  if (!prefixes) return null;
+/**
+ * TikTok pulls only from domains or URL prefixes the app has verified. Without a list, the sandbox's own
+ * host counts as the one verified domain (its sample media, and Herald's own media when the sandbox is
+ * built in): anything else is refused, as TikTok refuses it.
+ */
+function unverifiedUrl(ctx: TikTokContext, req: FastifyRequest, urls: string[]): Refusal | null {
+  const prefixes = ctx.settings.verifiedUrlPrefixes ?? [`${req.protocol}://${req.host}/`];
   const bad = urls.find((u) => !prefixes.some((p) => u.startsWith(p)));
   return bad ? { status: 403, code: 'url_ownership_unverified', message: `The domain or URL prefix of ${bad} is not verified for this app.` } : null;
 }
@@ -101,7 +105,7 @@ export function registerPublishRoutes(app: FastifyInstance, ctx: TikTokContext, 
       if (problem) return sendError(reply, 400, 'invalid_params', problem);
     } else if (source.source === 'PULL_FROM_URL') {
       if (!isHttpUrl(source.video_url)) return sendError(reply, 400, 'invalid_params', 'source_info.video_url must be an absolute http(s) URL.');
-      const unverified = unverifiedUrl(ctx, [source.video_url]);
+      const unverified = unverifiedUrl(ctx, req, [source.video_url]);
       if (unverified) return refuse(reply, unverified);
     } else {
       return sendError(reply, 400, 'invalid_params', 'source_info.source must be FILE_UPLOAD or PULL_FROM_URL.');
@@ -147,7 +151,7 @@ export function registerPublishRoutes(app: FastifyInstance, ctx: TikTokContext, 
       const refused = checkPostInfo(ctx, caller, info, 'photo');
       if (refused) return refuse(reply, refused);
     }
-    const unverified = unverifiedUrl(ctx, images);
+    const unverified = unverifiedUrl(ctx, req, images);
     if (unverified) return refuse(reply, unverified);
     if (ctx.settings.unaudited) ctx.postingUsers.set(caller.user.openId, ctx.now());
     const rec = ctx.publishes.create({ openId: caller.user.openId, kind: 'photo', source: 'PULL_FROM_URL', mode, postInfo: info, photoImages: images });

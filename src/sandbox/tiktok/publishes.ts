@@ -13,7 +13,7 @@ export interface TikTokSandboxSettings {
   moderationMs: number;
   /** Unaudited app: SELF_ONLY only, private accounts only, 5 posting users per 24 h. */
   unaudited: boolean;
-  /** When set, PULL_FROM_URL sources must start with one of these (TikTok's verified domains). */
+  /** PULL_FROM_URL sources must start with one of these (TikTok's verified domains); null: the sandbox's own host. */
   verifiedUrlPrefixes: string[] | null;
   chunkRules: ChunkRules;
   /** video/init and content/init requests per minute per token. */

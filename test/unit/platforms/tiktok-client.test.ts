@@ -9,6 +9,7 @@ function depsAnswering(result: HttpResult, seen: HttpRequest[] = []): AdapterDep
   return {
     app: { clientId: 'ck', clientSecret: 'cs', apiUrl: 'https://open.tiktokapis.example/', authUrl: 'https://www.tiktok.example/v2/auth/authorize/', tokenUrl: 'https://open.tiktokapis.example/', apiVersion: '' },
     http: { request: async (req) => (seen.push(req), result) },
+    serverHttp: { request: async () => ({ sent: false, error: "unused" }) },
     media: { fetch: async () => ({ ok: false, message: 'unused', transient: false }) },
     clock: { now: () => 1000, sleep: async () => {} },
     timing: { pollIntervalMs: 1, maxProcessingMs: 10 },
