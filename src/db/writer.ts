@@ -7,8 +7,13 @@
 // anything else, no effect outside the transaction), because everything queued behind it waits for it
 // and it may be run again after a rollback; it never calls write() itself (that write would wait for
 // the batch it is part of), and it reads through its own transaction only, never through db.kysely
-// (on SQLite such a read waits for the open transaction to end, that is, for itself). Detecting either
-// would need async context tracking on every promise, which costs more than the writes it guards.
+// (on SQLite such a read waits for the open transaction to end, that is, for itself).
+//
+// The types hold most of this: the function receives a DbTx, which has no door out (no transaction(),
+// no connection()), and the data-access functions that write take only that handle and are built
+// without the read instance or write() in reach. What types cannot stop is a service's closure reaching
+// for db.kysely or write() inside its callback; catching that at run time would need async context
+// tracking on every promise, which costs more than the writes it guards.
 // The grouping happens on its own: a flush starts one macrotask after the first write arrives, by when
 // the other requests in flight have reached their writes too.
 import type { Kysely } from 'kysely';
