@@ -1,7 +1,6 @@
 // The shape every platform emulator shares, and the routes and hooks common to all of them:
 // latency, fault injection, a call log, and the /__sandbox control API.
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Platform } from '../../platforms/registry.ts';
 import { FAULT_KINDS, FaultInjector, type ErrorFaultKind, type FaultRule } from './faults.ts';
 import { Ledger } from './ledger.ts';
 import type { OAuthServer } from './oauth.ts';
@@ -22,7 +21,7 @@ export interface CallRecord {
 export interface Emulator {
   /** Mount name: 'twitter', 'meta' (Facebook and Instagram share Graph), 'threads', 'tiktok'. */
   readonly name: string;
-  readonly platforms: readonly Platform[];
+  readonly platforms: readonly string[];
   readonly ledger: Ledger;
   readonly faults: FaultInjector;
   readonly oauth: OAuthServer;
