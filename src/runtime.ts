@@ -39,7 +39,19 @@ import { createPlatformHttp } from './platforms/http.ts';
 import { createPlatformRegistry, type PlatformRegistry } from './platforms/registry.ts';
 import { PLATFORM_DESCRIPTORS, PLATFORMS, descriptorOf, type Platform } from './platforms/registry.ts';
 import { createPostsDal } from './posts/posts-dal.ts';
-import { createPostsService, type PostsServiceDeps } from './posts/posts-service.ts';
+import { createBulkService } from './posts/bulk-service.ts';
+import type { Validators } from './posts/compose.ts';
+import { createPostsService } from './posts/posts-service.ts';
+import { createValidateService } from './posts/validate-service.ts';
+import { createUnpublishService } from './publishing/unpublish.ts';
+import { postsRoutes } from './http/routes/posts.ts';
+import { postsBulkRoutes } from './http/routes/posts-bulk.ts';
+import { postChangesRoutes } from './http/routes/posts-changes.ts';
+import { queueRoutes } from './http/routes/queue.ts';
+import { createUpdateService } from './posts/update-service.ts';
+import { createQueueDal } from './queue/queue-dal.ts';
+import { createQueueService } from './queue/queue-service.ts';
+import { createCommentRunner } from './publishing/comments.ts';
 import { createEditService } from './publishing/edit.ts';
 import { createEditsDal } from './publishing/edits-dal.ts';
 import { createRetryService } from './publishing/retry.ts';
@@ -233,6 +245,18 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     leaseMs,
   });
 
+  const comments = createCommentRunner({
+    db: db.kysely,
+    write: db.write,
+    clock,
+    log,
+    queue,
+    adapters,
+    credentials,
+    policy: options.retryPolicy ?? DEFAULT_RETRY_POLICY,
+    leaseMs,
+  });
+
   const keys = createKeysService({ dal: createKeysDal({ db: db.kysely }), write: db.write, clock });
   const accountsDal = createAccountsDal({ db: db.kysely });
   const connect = createConnectService({
@@ -265,6 +289,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   });
   const idempotency = createIdempotencyStore({ write: db.write, clock, leaseMs: config.publishWaitMs + 30_000 });
   const postsDal = createPostsDal({ db: db.kysely, dialect: db.dialect });
+  const validators = Object.fromEntries(PLATFORM_DESCRIPTORS.map((d) => [d.name, d.validate])) as Validators;
+  const postingQueue = createQueueService({ dal: createQueueDal({ db: db.kysely }), write: db.write, clock });
   const posts = createPostsService({
     write: db.write,
     clock,
@@ -273,11 +299,26 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     outbox,
     queue,
     idempotency,
-    validators: Object.fromEntries(PLATFORM_DESCRIPTORS.map((d) => [d.name, d.validate])) as PostsServiceDeps['validators'],
+    validators,
+    publisher: engine,
+    publishWaitMs: config.publishWaitMs,
+    slots: postingQueue,
+  });
+  const updates = createUpdateService({
+    write: db.write,
+    clock,
+    posts: postsDal,
+    queue,
+    outbox,
+    idempotency,
+    service: posts,
+    slots: postingQueue,
     publisher: engine,
     publishWaitMs: config.publishWaitMs,
   });
 
+  const bulk = createBulkService({ clock, posts, idempotency, publisher: engine, queue });
+  const unpublish = createUnpublishService({ write: db.write, clock, posts: postsDal, accounts: accountsDal, credentials, adapters, outbox });
   const retry = createRetryService({ write: db.write, clock, posts: postsDal, queue, engine, publishWaitMs: config.publishWaitMs, get: posts.get });
   const edit = createEditService({ write: db.write, clock, posts: postsDal, accounts: accountsDal, edits: createEditsDal(), credentials, adapters, outbox,
     // A claim outlives the slowest edit: the send and a lookup of two versions, each with its time-out.
@@ -324,19 +365,25 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     badKeyLimiter,
     idempotency,
     metrics,
-    posts,
-    retry,
-    edit,
     ready: () => db.ping(),
     apiRoutes: serveApi,
     trustProxyHops: config.trustProxyHops,
-    v1Plugins: [connectRoutes(connect), accountsRoutes(accounts), webhooksRoutes({ settings: webhookSettings, delivery: webhooks, reader: deliveriesReader })],
+    v1Plugins: [
+      postsRoutes({ posts }),
+      postsBulkRoutes({ validate: createValidateService({ clock, accounts: accountsDal, validators }), bulk }),
+      postChangesRoutes({ updates, retry, edit, unpublish }),
+      queueRoutes(postingQueue),
+      connectRoutes(connect),
+      accountsRoutes(accounts),
+      webhooksRoutes({ settings: webhookSettings, delivery: webhooks, reader: deliveriesReader }),
+    ],
     publicPlugins: emulators.length > 0 ? [{ prefix: '/sandbox', plugin: sandboxPlugin(emulators) }] : [],
   });
 
   if (runWorkers) {
     queue.register('publish-post', ({ postId }) => engine.processPost(postId));
     queue.register('publish-target', ({ targetId }) => engine.processTarget(targetId));
+    queue.register('publish-comment', ({ targetId }) => comments.process(targetId));
     queue.register('deliver-webhook', ({ deliveryId }) => webhooks.process(deliveryId));
   }
 
@@ -385,8 +432,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       }
       if (runWorkers) {
         await queue.start();
-        await engine.sweep();
-        every(options.sweepIntervalMs ?? Math.min(15_000, Math.max(1_000, leaseMs / 2)), () => engine.sweep(), 'recovery sweep');
+        const sweep = () => Promise.all([engine.sweep(), comments.sweep()]);
+        await sweep();
+        every(options.sweepIntervalMs ?? Math.min(15_000, Math.max(1_000, leaseMs / 2)), sweep, 'recovery sweep');
         every(options.tokenCareIntervalMs ?? 10 * 60_000, () => credentials.refreshDue(), 'token care');
         await webhooks.sweep();
         every(options.sweepIntervalMs ?? 15_000, () => webhooks.sweep(), 'webhook sweep');

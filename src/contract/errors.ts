@@ -1,7 +1,12 @@
 // One error model. Handlers throw ApiError; one handler renders it as shape A (everywhere) or shape B
 // (POST /v1/posts), API.md section 2. Nothing else builds error JSON.
 
-export type ErrorShape = 'A' | 'B';
+/**
+ * A: every route. B: POST /v1/posts (every error it can give shape B has). B-checks: shape B for the
+ * errors of the create checks (400, 413, 415, 422) and shape A for the rest (PATCH, which is checked
+ * like a create but authenticates and conflicts like any other route).
+ */
+export type ErrorShape = 'A' | 'B' | 'B-checks';
 
 export interface ShapeB {
   type: 'invalid_request_error' | 'authentication_error' | 'idempotency_error';
@@ -58,7 +63,8 @@ export const errors = {
       param: 'Authorization',
       b: { type: 'authentication_error', code: 'invalid_credentials' },
     }),
-  notFound: (message: string) => new ApiError({ status: 404, code: 'NOT_FOUND', message, b: invalid('not_found') }),
+  // API.md section 2: a 404 has no shape B form; it is shape A on every route.
+  notFound: (message: string) => new ApiError({ status: 404, code: 'NOT_FOUND', message }),
   conflict: (message: string, code = 'CONFLICT') => new ApiError({ status: 409, code, message, b: invalid(code.toLowerCase()) }),
   payloadTooLarge: (limitBytes: number) =>
     new ApiError({
@@ -74,6 +80,13 @@ export const errors = {
       message: `request body must be JSON (Content-Type: application/json), got ${contentType ? `"${contentType}"` : 'none'}`,
       b: invalid('unsupported_media_type'),
     }),
+  /** A condition of the request (If-Match) no longer holds. Shape A on every route. */
+  preconditionFailed: (message: string, code = 'PRECONDITION_FAILED') => new ApiError({ status: 412, code, message, param: 'If-Match' }),
+  /**
+   * A state conflict with its own upper-case code, rendered in shape A even on a shape-B route (PATCH's
+   * POST_NOT_EDITABLE): the code is the answer's point, not a field error.
+   */
+  stateConflict: (message: string, code: string) => new ApiError({ status: 409, code, message }),
   /** A platform rule (shape B) or a business rule with its own code (shape A). */
   unprocessable: (param: string | undefined, message: string, code = 'UNPROCESSABLE') =>
     new ApiError({ status: 422, code, message, param, b: invalid('invalid_field_value') }),

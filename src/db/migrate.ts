@@ -7,6 +7,7 @@ import * as m0003 from './migrations/0003_limit_slots.ts';
 import * as m0004 from './migrations/0004_post_settings.ts';
 import * as m0005 from './migrations/0005_server_apps.ts';
 import * as m0006 from './migrations/0006_refresh_lease.ts';
+import * as m0007 from './migrations/0007_posts_round_two.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_post_settings': m0004,
   '0005_server_apps': m0005,
   '0006_refresh_lease': m0006,
+  '0007_posts_round_two': m0007,
 };
 
 export interface MigrationReport {

@@ -32,6 +32,8 @@ export interface AccountsTable {
   /** Held by the one process refreshing this account's tokens (see accounts/credentials.ts). */
   refresh_lease_id: Generated<string | null>;
   refresh_lease_until: Generated<number | null>;
+  /** The token expiry an account.expiring has announced (once per expiry). */
+  expiry_announced_for: Generated<number | null>;
 }
 
 export interface OAuthStatesTable {
@@ -47,6 +49,14 @@ export interface OAuthStatesTable {
   used_at: number | null;
 }
 
+/** A key's weekly queue: the time zone and the slots (JSON [{day, time}]). */
+export interface QueuesTable {
+  api_key_id: string;
+  timezone: string;
+  slots: string;
+  updated_at: number;
+}
+
 /** An app of Herald's registered on a server the user named (one per platform, server and redirect URL). */
 export interface PlatformAppsTable {
   id: string;
@@ -59,7 +69,8 @@ export interface PlatformAppsTable {
 }
 
 export type PostStatus = 'draft' | 'scheduled' | 'publishing' | 'published' | 'partial' | 'failed';
-export type TargetStatus = 'pending' | 'publishing' | 'published' | 'failed';
+export type TargetStatus = 'pending' | 'publishing' | 'published' | 'failed' | 'unpublished';
+export type CommentStatus = 'pending' | 'publishing' | 'published' | 'failed';
 
 export interface PostsTable {
   id: string;
@@ -76,6 +87,10 @@ export interface PostsTable {
   created_at: number;
   updated_at: number;
   published_at: number | null;
+  /** Raised by every change (PATCH with If-Match). */
+  version: Generated<number>;
+  /** The queue slot a queued post holds (epoch ms); unique per key. */
+  queued_slot: number | null;
 }
 
 export interface PostTargetsTable {
@@ -113,6 +128,18 @@ export interface PostTargetsTable {
   edit_count: Generated<number>;
   edit_pending: string | null;
   original_platform_post_id: string | null;
+  /** The first comment (platformSpecificData.firstComment): null when there is none to post. */
+  comment_status: CommentStatus | null;
+  comment_id: string | null;
+  comment_error: string | null;
+  comment_error_code: string | null;
+  comment_checkpoint: string | null; // JSON
+  comment_attempt_id: string | null;
+  comment_lease_expires_at: number | null;
+  comment_next_attempt_at: number | null;
+  comment_started_at: number | null;
+  comment_attempts: Generated<number>;
+  comment_needs_reconcile: Generated<number>;
   updated_at: number;
 }
 
@@ -201,6 +228,7 @@ export interface Database {
   accounts: AccountsTable;
   oauth_states: OAuthStatesTable;
   platform_apps: PlatformAppsTable;
+  queues: QueuesTable;
   posts: PostsTable;
   post_targets: PostTargetsTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -65,6 +65,25 @@ export const EVENT_CATALOG = {
       previousPlatformPostId: Type.String(),
     }),
   },
+  'post.updated': {
+    when: 'A draft or scheduled post was changed (PATCH /v1/posts/{id}).',
+    schema: Type.Object({ postId: PostId, version: Type.Integer({ description: "The post's version after the change." }) }),
+  },
+  'post.unpublished': {
+    when: 'POST /v1/posts/{id}/unpublish deleted the post from platforms (with each target asked about).',
+    schema: Type.Object({
+      postId: PostId,
+      platforms: Type.Array(
+        Type.Object({
+          platform: PlatformField,
+          accountId: AccountId,
+          unpublished: Type.Boolean(),
+          error: Type.Optional(Type.String()),
+          errorCode: Type.Optional(Type.String({ description: 'UNPUBLISH_NOT_SUPPORTED where the platform cannot delete, else the failure category.' })),
+        }),
+      ),
+    }),
+  },
   'account.connected': {
     when: 'An account was connected or reconnected (one event per account of the grant).',
     schema: Type.Object(AccountRef),
@@ -112,6 +131,10 @@ export const postCompleted = (data: EventData<'post.completed'>) => build('post.
 export const postDeleted = (postId: string) => build('post.deleted', { postId });
 
 export const postEdited = (data: EventData<'post.edited'>) => build('post.edited', data);
+
+export const postUpdated = (postId: string, version: number) => build('post.updated', { postId, version });
+
+export const postUnpublished = (postId: string, platforms: EventData<'post.unpublished'>['platforms']) => build('post.unpublished', { postId, platforms });
 
 export const accountConnected = (a: { platform: string; accountId: string; username: string }) => build('account.connected', a);
 

@@ -16,13 +16,12 @@ import { installIdempotency } from './idempotency-hook.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { validatorCompiler } from '../contract/validation.ts';
 import { systemRoutes } from './routes/system.ts';
-import { postsRoutes, type PostsRouteDeps } from './routes/posts.ts';
 import { openApiWebhooks } from '../events/describe.ts';
 import { PLATFORM_DESCRIPTORS } from '../platforms/registry.ts';
 
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
 
-export interface AppDeps extends PostsRouteDeps {
+export interface AppDeps {
   log: Logger;
   version: string;
   publicUrl: string;
@@ -32,7 +31,7 @@ export interface AppDeps extends PostsRouteDeps {
   idempotency: IdempotencyStore;
   metrics: Metrics;
   ready(): Promise<void>;
-  /** Extra /v1 route plugins (accounts, connect, webhooks) registered by later capabilities. */
+  /** The /v1 route plugins (posts, accounts, connect, webhooks, …), built by the composition root. */
   v1Plugins?: FastifyPluginAsync[];
   /** Public (no key) plugins, e.g. the sandbox emulators. */
   publicPlugins?: { prefix: string; plugin: FastifyPluginAsync }[];
@@ -124,7 +123,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       installAuth(v1, deps);
       installIdempotency(v1, deps.idempotency);
-      await v1.register(postsRoutes, deps);
       for (const plugin of deps.v1Plugins ?? []) await v1.register(plugin);
     },
     { prefix: '/v1' },

@@ -6,8 +6,12 @@ import { ajvToApiError } from '../contract/validation.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-function shapeOf(req: FastifyRequest): ErrorShape {
-  return req.routeOptions?.config?.errorShape ?? 'A';
+const CHECK_STATUSES = new Set([400, 413, 415, 422]);
+
+function shapeOf(req: FastifyRequest, status: number): 'A' | 'B' {
+  const shape: ErrorShape = req.routeOptions?.config?.errorShape ?? 'A';
+  if (shape === 'B-checks') return CHECK_STATUSES.has(status) ? 'B' : 'A';
+  return shape;
 }
 
 /** Maps Fastify's own errors (parsing, limits, validation) to ApiErrors; null for anything else. */
@@ -47,7 +51,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       req.log.error({ err }, 'request failed');
     }
     reply.code(apiError.status).headers(apiError.headers);
-    return reply.send(renderError(apiError, shapeOf(req)));
+    return reply.send(renderError(apiError, shapeOf(req, apiError.status)));
   });
 
   app.setNotFoundHandler((req, reply) => {

@@ -9,11 +9,13 @@ export interface JobCatalog {
   'publish-post': { postId: string };
   /** Publish (or reconcile) one post target (retries, back-offs, recovery). */
   'publish-target': { targetId: string };
+  /** Post (or reconcile) the first comment of a published target. */
+  'publish-comment': { targetId: string };
   /** Send one webhook delivery attempt. */
   'deliver-webhook': { deliveryId: string };
 }
 export type QueueName = keyof JobCatalog;
-export const QUEUE_NAMES: readonly QueueName[] = ['publish-post', 'publish-target', 'deliver-webhook'];
+export const QUEUE_NAMES: readonly QueueName[] = ['publish-post', 'publish-target', 'publish-comment', 'deliver-webhook'];
 
 export interface EnqueueJob<Q extends QueueName = QueueName> {
   queue: Q;
@@ -50,6 +52,7 @@ export function queuePolicies(publishLeaseMs: number): QueuePolicies {
   return {
     'publish-post': { concurrency: 16, leaseMs: publishLeaseMs, maxPollSeconds: 1 },
     'publish-target': { concurrency: 32, leaseMs: publishLeaseMs, maxPollSeconds: 1 },
+    'publish-comment': { concurrency: 8, leaseMs: publishLeaseMs, maxPollSeconds: 1 },
     'deliver-webhook': { concurrency: 16, leaseMs: 60_000, maxPollSeconds: 1 },
   };
 }

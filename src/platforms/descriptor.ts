@@ -56,6 +56,8 @@ export interface PlatformDescriptor<Name extends string = string> {
   postLevel?: PostLevelSettings;
   /** Pure create-time rules for a target (422s). */
   validate(target: TargetContent, account: { meta: AccountMeta }): RuleViolation[];
+  /** The text's length the way the platform counts it, and its limit for this account (validate). */
+  characters(text: string, account: { meta: AccountMeta }): { used: number; limit: number };
   createAdapter(deps: AdapterDeps): PlatformAdapter;
   sandbox: SandboxSpec;
   /** What a post's URL looks like, `{id}` standing for its id (webhook samples, docs). */

@@ -146,6 +146,19 @@ export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectNam
       return { items: page.map((post) => ({ post, targets: targets.get(post.id) ?? [] })), hasMore };
     },
 
+    /** A changed post (PATCH): its row rewritten in place, its targets replaced. */
+    async replace(trx: DbTx, post: NewPost, targets: NewTarget[]): Promise<void> {
+      const { id, api_key_id: _key, created_at: _created, ...values } = post;
+      await trx.updateTable('posts').set(values).where('id', '=', id as string).execute();
+      await trx.deleteFrom('post_targets').where('post_id', '=', id as string).execute();
+      if (targets.length > 0) await insertTargets.execute(trx, targets);
+    },
+
+    /** Targets deleted from their platforms (unpublish): only published ones change. */
+    async markUnpublished(trx: DbTx, targetIds: string[], now: number): Promise<void> {
+      await trx.updateTable('post_targets').set({ status: 'unpublished', updated_at: now }).where('id', 'in', targetIds).where('status', '=', 'published').execute();
+    },
+
     async delete(trx: DbTx, postId: string): Promise<void> {
       await trx.deleteFrom('posts').where('id', '=', postId).execute();
     },

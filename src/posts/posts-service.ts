@@ -1,26 +1,23 @@
 // Posts use cases: create (with every create-time rule), get, list and delete. Publishing itself belongs
 // to the publishing engine; this service hands it the work in the same transaction that stores the post.
+// `check` and `store` are shared with PATCH and bulk import, so every way in stores a post alike.
 import type { AccountsDal } from '../accounts/accounts-dal.ts';
-import type { NewPost, NewTarget, TargetRow } from '../db/schema.ts';
+import { isUniqueViolation } from '../db/dialect.ts';
+import type { NewTarget } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
 import { errors } from '../contract/errors.ts';
 import type { ClaimRef, IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { Clock } from '../lib/clock.ts';
-import { newId } from '../lib/ids.ts';
-import { fromJson, toJson } from '../lib/json.ts';
-import type { EnqueueJob, JobQueue } from '../jobs/queue.ts';
-import type { PlatformDescriptor } from '../platforms/descriptor.ts';
-import type { AccountMeta } from '../platforms/types.ts';
-import type { Platform } from '../platforms/registry.ts';
-import { postDeleted, postScheduled, type CatalogEvent } from '../events/catalog.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { postDeleted } from '../events/catalog.ts';
+import type { QueueService } from '../queue/queue-service.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
+import { checkPublishable, compose, type Validators } from './compose.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { PostsDal } from './posts-dal.ts';
-import { postSettingsOf } from './post-settings.ts';
 import { presentPost } from './present.ts';
-import { resolveMode, resolveTargets, violationParam, type ResolvedTarget } from './rules.ts';
+import { resolveMode, resolveTargets, type CreatePlan } from './rules.ts';
 import type { CreatePostInput, ListPostsInput, PostOut } from './schemas.ts';
-import { derivePostStatus } from './status.ts';
 
 /** What the posts service needs from the publishing engine. */
 export interface PublishStarter {
@@ -44,29 +41,19 @@ export interface PostsServiceDeps {
   queue: JobQueue;
   idempotency: IdempotencyStore;
   /** The create-time rules of each platform. */
-  validators: Record<Platform, PlatformDescriptor['validate']>;
+  validators: Validators;
   publisher: PublishStarter;
   publishWaitMs: number;
+  /** The posting queue: the slot a queued post takes. */
+  slots: Pick<QueueService, 'takeSlot' | 'timezoneOf'>;
 }
 
 const DAY_MS = 24 * 60 * 60_000;
-
-function checkAccounts(targets: ResolvedTarget[], accounts: Map<string, { status: string; meta: string }>): Map<number, AccountMeta> {
-  const metas = new Map<number, AccountMeta>();
-  for (const t of targets) {
-    const account = accounts.get(`${t.platform}:${t.accountId}`);
-    const param = `platforms[${t.index}].accountId`;
-    if (!account) throw errors.invalid(param, `no connected ${t.platform} account ${t.accountId} for this API key; connect it with GET /v1/connect/${t.platform}`);
-    if (account.status !== 'active') {
-      throw errors.invalid(param, `${t.platform} account ${t.accountId} needs to be reconnected before it can publish (GET /v1/connect/${t.platform})`);
-    }
-    metas.set(t.index, fromJson<AccountMeta>(account.meta, {}));
-  }
-  return metas;
-}
+/** A queued create that lost its slot to a concurrent one (PostgreSQL) tries the next this often. */
+const SLOT_RACE_TRIES = 5;
 
 export function createPostsService(deps: PostsServiceDeps) {
-  const { write, clock, posts, accounts, outbox, queue, idempotency, validators, publisher } = deps;
+  const { write, clock, posts, accounts, outbox, queue, idempotency, validators, publisher, slots } = deps;
 
   async function getOut(apiKeyId: string, postId: string): Promise<PostOut> {
     const found = await posts.get(apiKeyId, postId);
@@ -74,8 +61,53 @@ export function createPostsService(deps: PostsServiceDeps) {
     return presentPost(found.post, found.targets);
   }
 
+  /** The checks past the mode (shape B errors): targets, accounts, platform rules. */
+  async function checkWith(apiKeyId: string, body: CreatePostInput, plan: CreatePlan): Promise<void> {
+    const targets = resolveTargets(body, plan.mode);
+    checkPublishable(targets, await accounts.findForTargets(apiKeyId, targets), validators);
+  }
+
+  /** Every create-time check of a body (shape B errors): mode, targets, accounts, platform rules. */
+  async function check(apiKeyId: string, body: CreatePostInput, now: number): Promise<CreatePlan> {
+    const plan = resolveMode(body, now);
+    await checkWith(apiKeyId, body, plan);
+    // A queued post without its own time zone is read in the queue's.
+    if (plan.mode === 'queue' && body.timezone === undefined) plan.timezone = (await slots.timezoneOf(apiKeyId)) ?? plan.timezone;
+    return plan;
+  }
+
+  /**
+   * Stores a checked post: its rows, its job and events in one transaction; a queued post takes its slot
+   * there. Returns the composed rows and the answer when it is known before publishing (draft, scheduled).
+   */
+  async function store(apiKeyId: string, body: CreatePostInput, plan: CreatePlan, now: number, claim?: ClaimRef) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await write(async (trx) => {
+          const placed = plan.mode === 'queue' ? { ...plan, scheduledFor: await slots.takeSlot(trx, apiKeyId, now) } : plan;
+          const c = compose({ apiKeyId, body, plan: placed, now, fallbackDelayMs: publisher.fallbackDelayMs });
+          // A draft or scheduled post's answer is known now: it is stored with the key in the same
+          // transaction, so a repeat is answered from the moment the post exists (one write less, too).
+          const answer = plan.mode === 'now' ? null : presentPost(c.post as never, c.targets);
+          await posts.insert(trx, c.post, c.targets as NewTarget[]);
+          if (claim && answer) await idempotency.attachAnswer(trx, claim, c.post.id as string, 201, JSON.stringify(answer));
+          else if (claim) await idempotency.attachResource(trx, claim, c.post.id as string);
+          await queue.enqueue(trx, c.jobs);
+          await outbox.record(trx, apiKeyId, c.events);
+          return { composed: c, answer };
+        });
+      } catch (err) {
+        // Two queued creates took the same slot at once: the one that lost takes the next free one.
+        if (plan.mode !== 'queue' || !isUniqueViolation(err) || attempt >= SLOT_RACE_TRIES) throw err;
+      }
+    }
+  }
+
   return {
     get: getOut,
+    check,
+    checkWith,
+    store,
 
     /**
      * Creates a post. `idempotencyClaim` (taken by the HTTP layer) is bound to the new post in the same
@@ -84,88 +116,18 @@ export function createPostsService(deps: PostsServiceDeps) {
      */
     async create(apiKeyId: string, body: CreatePostInput, idempotencyClaim?: ClaimRef): Promise<PostOut> {
       const now = clock.now();
-      const plan = resolveMode(body, now);
-      const targets = resolveTargets(body, plan.mode);
-      const metas = checkAccounts(targets, await accounts.findForTargets(apiKeyId, targets));
-      for (const t of targets) {
-        const violation = validators[t.platform](t.content, { meta: metas.get(t.index) ?? {} })[0];
-        if (violation) throw errors.unprocessable(violationParam(t, violation), `platforms[${t.index}] (${t.platform}): ${violation.message}`);
-      }
-
-      const post: NewPost = {
-        id: newId('post'),
-        api_key_id: apiKeyId,
-        content: body.content ?? null,
-        media_items: JSON.stringify(body.mediaItems ?? []),
-        status: 'draft',
-        scheduled_for: plan.scheduledFor,
-        timezone: plan.timezone,
-        is_draft: plan.mode === 'draft' ? 1 : 0,
-        tags: JSON.stringify(body.tags ?? []),
-        post_settings: toJson(postSettingsOf(body)),
-        created_at: now,
-        updated_at: now,
-        published_at: null,
-      };
-      const runAt = plan.mode === 'scheduled' ? plan.scheduledFor! : now;
-      const targetRows: TargetRow[] = (body.platforms ?? []).map((t, position) => ({
-        id: newId('tgt'),
-        post_id: post.id,
-        api_key_id: apiKeyId,
-        position,
-        platform: t.platform,
-        account_id: t.accountId,
-        custom_content: t.customContent ?? null,
-        custom_media: toJson(t.customMedia),
-        platform_specific_data: toJson(t.platformSpecificData),
-        status: 'pending',
-        platform_post_id: null,
-        platform_post_url: null,
-        error: null,
-        error_code: null,
-        attempts: 0,
-        attempt_id: null,
-        attempt_started_at: null,
-        lease_expires_at: null,
-        next_attempt_at: plan.mode === 'draft' ? null : runAt,
-        checkpoint: null,
-        needs_reconcile: 0,
-        holds_limit_slot: 0,
-        published_at: null,
-        edit_count: 0,
-        edit_pending: null,
-        original_platform_post_id: null,
-        updated_at: now,
-      }));
-      post.status = derivePostStatus({ is_draft: post.is_draft, scheduled_for: post.scheduled_for ?? null }, targetRows, now);
-
-      // One job for the post: at its time it publishes every target in parallel.
-      const jobs: EnqueueJob[] =
-        plan.mode === 'draft'
-          ? []
-          : [{ queue: 'publish-post', payload: { postId: post.id as string }, runAt: plan.mode === 'now' ? now + publisher.fallbackDelayMs : runAt }];
-      const events: CatalogEvent[] = plan.mode === 'scheduled' ? [postScheduled(post.id, runAt)] : [];
-
-      // A draft or scheduled post's answer is known now: it is stored with the key in the same
-      // transaction, so a repeat is answered from the moment the post exists (one write less, too).
-      const answer = plan.mode === 'now' ? null : presentPost(post as never, targetRows);
-      await write(async (trx) => {
-        await posts.insert(trx, post, targetRows as NewTarget[]);
-        if (idempotencyClaim && answer) await idempotency.attachAnswer(trx, idempotencyClaim, post.id, 201, JSON.stringify(answer));
-        else if (idempotencyClaim) await idempotency.attachResource(trx, idempotencyClaim, post.id);
-        await queue.enqueue(trx, jobs);
-        await outbox.record(trx, apiKeyId, events);
-      });
+      const plan = await check(apiKeyId, body, now);
+      const { composed, answer } = await store(apiKeyId, body, plan, now, idempotencyClaim);
       if (idempotencyClaim && answer) idempotencyClaim.answered = true;
       queue.nudge();
-
       if (answer) return answer;
+      const postId = composed.post.id as string;
       publisher.startNow(
-        post.id as string,
-        targetRows.map((t) => t.id),
+        postId,
+        composed.targets.map((t) => t.id),
       );
-      await publisher.waitUntilSettled(post.id as string, deps.publishWaitMs);
-      return getOut(apiKeyId, post.id as string);
+      await publisher.waitUntilSettled(postId, deps.publishWaitMs);
+      return getOut(apiKeyId, postId);
     },
 
     async list(apiKeyId: string, query: ListPostsInput) {

@@ -24,6 +24,9 @@ export const PRESENTED_TARGET_COLUMNS = [
   'custom_content',
   'custom_media',
   'platform_specific_data',
+  'comment_status',
+  'comment_id',
+  'comment_error',
 ] as const satisfies readonly (keyof TargetRow)[];
 export type PresentedTarget = Pick<TargetRow, (typeof PRESENTED_TARGET_COLUMNS)[number]>;
 
@@ -43,6 +46,12 @@ export function presentTarget(t: PresentedTarget): PlatformResultOut {
   if (t.custom_content !== null) out.customContent = t.custom_content;
   if (t.custom_media !== null) out.customMedia = fromJson<PostOut['mediaItems']>(t.custom_media, []);
   if (t.platform_specific_data !== null) out.platformSpecificData = fromJson<Record<string, unknown>>(t.platform_specific_data, {});
+  if (t.comment_status !== null) {
+    // A comment being posted shows as pending; one waiting to be retried shows its last failure.
+    out.firstComment = { status: t.comment_status === 'publishing' ? 'pending' : t.comment_status };
+    if (t.comment_id !== null) out.firstComment.platformCommentId = t.comment_id;
+    if (t.comment_error !== null) out.firstComment.error = t.comment_error;
+  }
   return out;
 }
 
@@ -61,5 +70,6 @@ export function presentPost(p: PostRow, targets: readonly PresentedTarget[]): Po
     createdAt: iso(p.created_at),
     updatedAt: iso(p.updated_at),
     publishedAt: isoOrNull(p.published_at),
+    version: p.version,
   };
 }

@@ -38,6 +38,7 @@ export const CreatePostBody = Type.Object(
       }),
     ),
     isDraft: Type.Optional(Type.Boolean({ description: 'Save without publishing.' })),
+    queue: Type.Optional(Type.Boolean({ description: 'Schedule at the next free slot of the queue (PUT /v1/queue).' })),
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone for scheduledFor (default UTC).' })),
     tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
     // Post-level platform settings (tiktokSettings, facebookSettings), from the platform descriptors.
@@ -48,7 +49,9 @@ export const CreatePostBody = Type.Object(
 /** The typed fields, plus the post-level settings objects by field name (see post-settings.ts). */
 export type CreatePostInput = Static<typeof CreatePostBody> & Record<string, unknown>;
 
-export const TargetStatusName = StringEnum(['pending', 'publishing', 'published', 'failed']);
+export const TargetStatusName = StringEnum(['pending', 'publishing', 'published', 'failed', 'unpublished'], {
+  description: 'unpublished: was published, then deleted from the platform by POST /v1/posts/{id}/unpublish.',
+});
 export const PostStatusName = StringEnum(['draft', 'scheduled', 'publishing', 'published', 'partial', 'failed']);
 // A target's errorCode: a platform failure category, or one of Herald's own.
 export const ErrorCodeName = StringEnum([...FAILURE_CATEGORIES, 'account_disconnected', 'internal']);
@@ -67,6 +70,16 @@ export const PlatformResult = Type.Object({
   customContent: Type.Optional(Type.String()),
   customMedia: Type.Optional(Type.Array(MediaItemSchema)),
   platformSpecificData: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  firstComment: Type.Optional(
+    Type.Object(
+      {
+        status: StringEnum(['pending', 'published', 'failed'], { description: 'pending while it is being posted.' }),
+        platformCommentId: Type.Optional(Type.String()),
+        error: Type.Optional(Type.String()),
+      },
+      { description: "The outcome of platformSpecificData.firstComment, posted once the target is published; it never fails the target." },
+    ),
+  ),
 });
 export type PlatformResultOut = Static<typeof PlatformResult>;
 
@@ -85,6 +98,7 @@ export const Post = Type.Object(
     createdAt: IsoTime,
     updatedAt: IsoTime,
     publishedAt: NullableIsoTime,
+    version: Type.Integer({ description: 'Raised by every change; send it as If-Match to PATCH conditionally.' }),
   },
   { title: 'Post' },
 );

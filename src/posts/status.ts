@@ -18,7 +18,8 @@ export function derivePostStatus(post: { is_draft: number; scheduled_for: number
     const untouched = running.length === targets.length && targets.every((t) => t.status === 'pending' && t.attempts === 0);
     return untouched && post.scheduled_for !== null && post.scheduled_for > now ? 'scheduled' : 'publishing';
   }
-  const published = targets.filter((t) => t.status === 'published').length;
+  // An unpublished target was published (then taken down on purpose): it counts as published.
+  const published = targets.filter((t) => t.status === 'published' || t.status === 'unpublished').length;
   if (published === targets.length) return 'published';
   if (published === 0) return 'failed';
   return 'partial';

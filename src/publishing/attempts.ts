@@ -13,6 +13,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { FailureCategory } from '../platforms/types.ts';
 import { StaleAttemptError } from '../platforms/types.ts';
 import { settlePostStatus } from '../posts/status.ts';
+import { scheduleFirstComment } from './comments.ts';
 import { postFailed, postPublished, type CatalogEvent } from '../events/catalog.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 
@@ -38,7 +39,8 @@ export type Claim =
 export type ErrorCode = FailureCategory | 'account_disconnected' | 'internal';
 
 export type Finish =
-  | { kind: 'published'; platformPostId: string; platformPostUrl: string }
+  /** firstComment: the target asks for a first comment its platform can post; it becomes due now. */
+  | { kind: 'published'; platformPostId: string; platformPostUrl: string; firstComment?: boolean }
   /**
    * needsReconcile: the outcome of an earlier attempt is still unknown (the platform never answered the
    * question), so whatever comes next must ask before sending; kept through failures and retries.
@@ -172,6 +174,7 @@ export function createAttemptsStore(deps: {
             break;
         }
         await trx.updateTable('post_targets').set(update).where('id', '=', targetId).execute();
+        if (result.kind === 'published' && result.firstComment) await scheduleFirstComment(trx, queue, targetId, now);
         events.push(...(await settlePostStatus(trx, post, now)));
         if (result.kind === 'retry' || result.kind === 'reconcile' || result.kind === 'defer') {
           await queue.enqueue(trx, [{ queue: 'publish-target', payload: { targetId }, runAt: result.at }]);

@@ -15,6 +15,7 @@ import { StaleAttemptError, failure, type MediaItem, type PlatformAdapter, type 
 import type { Platform } from '../platforms/registry.ts';
 import type { AttemptsStore, Finish } from './attempts.ts';
 import type { Limits } from './limits.ts';
+import { firstCommentOf } from './comments.ts';
 import { UNKNOWN_OUTCOME_MESSAGE, decide, isPermanent, type RetryPolicy } from './policy.ts';
 
 export interface EngineDeps {
@@ -110,6 +111,8 @@ export function createPublishingEngine(deps: EngineDeps) {
     heartbeat.unref();
 
     const { content, media, settings } = publishContent(post, target);
+    // Posted once the target is published, by the comment runner (comments.ts), never by publish.
+    const firstComment = Boolean(adapter.comment && firstCommentOf(settings));
     const request: PublishRequest = {
       account: cred.creds,
       content,
@@ -154,7 +157,7 @@ export function createPublishingEngine(deps: EngineDeps) {
           const f = r as PlatformFailure;
           return onFailure(isPermanent(f.category) ? f : failure('outcome_unknown', f.message), target, askings);
         }
-        if (r.found === true) return { kind: 'published', platformPostId: r.platformPostId, platformPostUrl: r.platformPostUrl };
+        if (r.found === true) return { kind: 'published', platformPostId: r.platformPostId, platformPostUrl: r.platformPostUrl, firstComment };
         if (r.found === 'unknown') return onFailure(failure('outcome_unknown', r.message), target, askings);
         // The platform positively shows no post from the earlier attempt: publishing is safe.
         progress.reconcileAnswered = true;
@@ -166,7 +169,7 @@ export function createPublishingEngine(deps: EngineDeps) {
       }
       progress.platformCalled = true;
       const outcome = await withRefresh(() => adapter.publish(request));
-      if (outcome.ok) return { kind: 'published', platformPostId: outcome.platformPostId, platformPostUrl: outcome.platformPostUrl };
+      if (outcome.ok) return { kind: 'published', platformPostId: outcome.platformPostId, platformPostUrl: outcome.platformPostUrl, firstComment };
       return onFailure(outcome, target, 0);
     } finally {
       clearInterval(heartbeat);

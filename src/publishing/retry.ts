@@ -1,5 +1,6 @@
-// POST /v1/posts/{id}/retry: publishes the failed targets again, exactly like publishNow. Published
-// targets are never touched.
+// POST /v1/posts/{id}/retry: publishes the failed targets again, exactly like publishNow, and posts the
+// failed first comments of published targets again (only the comment). Published targets are never
+// touched.
 import type { Writer } from '../db/writer.ts';
 import { errors } from '../contract/errors.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -29,7 +30,18 @@ export function createRetryService(deps: {
           throw errors.conflict(`post ${postId} has a target being published right now; retry once it is final`);
         }
         const failed = found.targets.filter((t) => t.status === 'failed');
-        if (failed.length === 0) throw errors.conflict(`post ${postId} has no failed target to retry`, 'NO_FAILED_TARGETS');
+        const failedComments = found.targets.filter((t) => t.status === 'published' && t.comment_status === 'failed');
+        if (failed.length === 0 && failedComments.length === 0) throw errors.conflict(`post ${postId} has nothing failed to retry`, 'NO_FAILED_TARGETS');
+        for (const t of failedComments) {
+          // An unknown outcome stays one: the comment runner asks the platform before sending again.
+          await trx
+            .updateTable('post_targets')
+            .set({ comment_status: 'pending', comment_attempts: 0, comment_next_attempt_at: now, comment_error: null, comment_error_code: null })
+            .where('id', '=', t.id)
+            .execute();
+        }
+        await queue.enqueue(trx, failedComments.map((t) => ({ queue: 'publish-comment' as const, payload: { targetId: t.id } })));
+        if (failed.length === 0) return [];
         const ids = failed.map((t) => t.id);
         // A target whose earlier outcome is unknown may be on the platform already: its retry asks first
         // (and publishes only if the platform shows nothing), with a fresh budget of askings.
@@ -57,8 +69,11 @@ export function createRetryService(deps: {
         await queue.enqueue(trx, [{ queue: 'publish-post', payload: { postId }, runAt: now + engine.fallbackDelayMs }]);
         return ids;
       });
-      engine.startNow(postId, retried);
-      await engine.waitUntilSettled(postId, deps.publishWaitMs);
+      queue.nudge();
+      if (retried.length > 0) {
+        engine.startNow(postId, retried);
+        await engine.waitUntilSettled(postId, deps.publishWaitMs);
+      }
       return deps.get(apiKeyId, postId);
     },
   };

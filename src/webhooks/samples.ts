@@ -10,6 +10,8 @@ import {
   postFailed,
   postPublished,
   postScheduled,
+  postUpdated,
+  postUnpublished,
   webhookTest,
   type CatalogEvent,
   type EventName,
@@ -54,6 +56,10 @@ export function sampleEvent(event: EventName, now: number, sample: SampleTarget)
       return postDeleted(postId);
     case 'post.edited':
       return postEdited({ ...target, platformPostId: '1790000000000000001', previousPlatformPostId: platformPostId });
+    case 'post.updated':
+      return postUpdated(postId, 2);
+    case 'post.unpublished':
+      return postUnpublished(postId, [{ platform: sample.platform, accountId: target.accountId, unpublished: true }]);
     case 'account.connected':
       return accountConnected(account);
     case 'account.disconnected':

@@ -91,6 +91,13 @@ const ROUTES = (): { method: string; template: string; path: string; body?: unkn
   { method: 'DELETE', template: '/v1/posts/{postId}', path: `/v1/posts/${draftId}` },
   { method: 'POST', template: '/v1/posts/{postId}/retry', path: `/v1/posts/${failed.id}/retry` },
   { method: 'POST', template: '/v1/posts/{postId}/edit', path: `/v1/posts/${published.id}/edit`, body: { content: 'edited' } },
+  { method: 'PATCH', template: '/v1/posts/{postId}', path: `/v1/posts/${draftId}`, body: { content: 'changed' } },
+  { method: 'POST', template: '/v1/posts/{postId}/unpublish', path: `/v1/posts/${published.id}/unpublish`, body: {} },
+  { method: 'POST', template: '/v1/posts/validate', path: '/v1/posts/validate', body: { content: 'x', publishNow: true, platforms: [{ platform: 'twitter', accountId }] } },
+  { method: 'POST', template: '/v1/posts/bulk', path: '/v1/posts/bulk', body: { posts: [{ content: 'x', isDraft: true }] } },
+  { method: 'PUT', template: '/v1/queue', path: '/v1/queue', body: { timezone: 'UTC', slots: [{ day: 'mon', time: '09:00' }] } },
+  { method: 'GET', template: '/v1/queue', path: '/v1/queue' },
+  { method: 'DELETE', template: '/v1/queue', path: '/v1/queue' },
   { method: 'GET', template: '/v1/connect/{platform}', path: `/v1/connect/twitter?redirect_url=${encodeURIComponent(CALLBACK)}` },
   { method: 'POST', template: '/v1/connect/{platform}', path: '/v1/connect/twitter', body: { code: 'c', redirect_url: CALLBACK } },
   { method: 'GET', template: '/v1/accounts', path: '/v1/accounts' },
@@ -167,7 +174,7 @@ describe("another key's resources", () => {
     const intruder = await h.newKey('intruder');
     const before = await ownerView();
     const routes = ROUTES().filter((r) => r.template.startsWith('/v1/posts/{postId}'));
-    assert.equal(routes.length, 4);
+    assert.equal(routes.length, 6);
     for (const postId of [published.id, failed.id, draftId]) {
       for (const r of routes) {
         const path = r.template.replace('{postId}', postId);

@@ -1,15 +1,11 @@
-// /v1/posts: create (shape B errors), list, get, delete.
+// /v1/posts: create (shape B errors), list, get, delete. Changes to a post are in posts-changes.ts.
 import Type from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { PostsService } from '../../posts/posts-service.ts';
-import type { EditService } from '../../publishing/edit.ts';
-import type { RetryService } from '../../publishing/retry.ts';
 import {
   CreatePostBody,
   DeletedPost,
-  EditPostBody,
-  EditResult,
   ListPostsQuery,
   Post,
   PostIdParams,
@@ -18,124 +14,87 @@ import {
 import { callerOf } from '../fastify-types.ts';
 import { ErrorA, ErrorB, commonErrorsA } from '../../contract/schemas.ts';
 
-export interface PostsRouteDeps {
-  posts: PostsService;
-  retry: RetryService;
-  edit: EditService;
-}
-
-const security = [{ bearerAuth: [] }];
-const idempotencyHeader = Type.Object({
+export const security = [{ bearerAuth: [] }];
+export const idempotencyHeader = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ description: 'A UUID; repeats of the request with it return the first answer for 24 h.' })),
 });
 
-export async function postsRoutes(base: FastifyInstance, deps: PostsRouteDeps) {
-  const app = base.withTypeProvider<TypeBoxTypeProvider>();
-  app.post(
-    '/posts',
-    {
-      config: { errorShape: 'B', idempotent: true },
-      schema: {
-        tags: ['posts'],
-        summary: 'Create a post: publish now, schedule, or save a draft.',
-        security,
-        headers: idempotencyHeader,
-        body: CreatePostBody,
-        response: {
-          201: Post,
-          400: ErrorB,
-          401: ErrorB,
-          409: ErrorB,
-          413: ErrorB,
-          415: ErrorB,
-          422: ErrorB,
-          429: ErrorA,
-          500: ErrorA,
+export function postsRoutes(deps: { posts: PostsService }) {
+  return async (base: FastifyInstance) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    app.post(
+      '/posts',
+      {
+        config: { errorShape: 'B', idempotent: true },
+        schema: {
+          tags: ['posts'],
+          summary: 'Create a post: publish now, schedule, or save a draft.',
+          security,
+          headers: idempotencyHeader,
+          body: CreatePostBody,
+          response: {
+            201: Post,
+            400: ErrorB,
+            401: ErrorB,
+            409: ErrorB,
+            413: ErrorB,
+            415: ErrorB,
+            422: ErrorB,
+            429: ErrorA,
+            500: ErrorA,
+          },
         },
       },
-    },
-    async (req, reply) => {
-      const caller = callerOf(req);
-      const recovered = req.idempotency?.recoveredResourceId;
-      const post = recovered
-        ? await deps.posts.get(caller.id, recovered)
-        : await deps.posts.create(caller.id, req.body, req.idempotency?.claim);
-      return reply.code(201).send(post);
-    },
-  );
-
-  app.get(
-    '/posts',
-    {
-      schema: {
-        tags: ['posts'],
-        summary: 'List posts, newest first, with keyset pagination.',
-        security,
-        querystring: ListPostsQuery,
-        response: { 200: PostPage, ...commonErrorsA },
+      async (req, reply) => {
+        const caller = callerOf(req);
+        const recovered = req.idempotency?.recoveredResourceId;
+        const post = recovered
+          ? await deps.posts.get(caller.id, recovered)
+          : await deps.posts.create(caller.id, req.body, req.idempotency?.claim);
+        return reply.code(201).send(post);
       },
-    },
-    async (req) => deps.posts.list(callerOf(req).id, req.query),
-  );
+    );
 
-  app.get(
-    '/posts/:postId',
-    {
-      schema: {
-        tags: ['posts'],
-        summary: 'Get one post with per-platform status.',
-        security,
-        params: PostIdParams,
-        response: { 200: Post, ...commonErrorsA },
+    app.get(
+      '/posts',
+      {
+        schema: {
+          tags: ['posts'],
+          summary: 'List posts, newest first, with keyset pagination.',
+          security,
+          querystring: ListPostsQuery,
+          response: { 200: PostPage, ...commonErrorsA },
+        },
       },
-    },
-    async (req) => deps.posts.get(callerOf(req).id, req.params.postId),
-  );
+      async (req) => deps.posts.list(callerOf(req).id, req.query),
+    );
 
-  app.delete(
-    '/posts/:postId',
-    {
-      schema: {
-        tags: ['posts'],
-        summary: 'Delete a post from Herald (not from the platforms); cancels scheduled work.',
-        security,
-        params: PostIdParams,
-        response: { 200: DeletedPost, 409: ErrorA, ...commonErrorsA },
+    app.get(
+      '/posts/:postId',
+      {
+        schema: {
+          tags: ['posts'],
+          summary: 'Get one post with per-platform status.',
+          security,
+          params: PostIdParams,
+          response: { 200: Post, ...commonErrorsA },
+        },
       },
-    },
-    async (req) => deps.posts.remove(callerOf(req).id, req.params.postId),
-  );
+      async (req) => deps.posts.get(callerOf(req).id, req.params.postId),
+    );
 
-  app.post(
-    '/posts/:postId/retry',
-    {
-      config: { idempotent: true },
-      schema: {
-        tags: ['posts'],
-        summary: 'Publish the failed targets again (published targets are never touched).',
-        security,
-        params: PostIdParams,
-        headers: idempotencyHeader,
-        response: { 200: Post, 409: ErrorA, 422: ErrorA, ...commonErrorsA },
+    app.delete(
+      '/posts/:postId',
+      {
+        schema: {
+          tags: ['posts'],
+          summary: 'Delete a post from Herald (not from the platforms); cancels scheduled work.',
+          security,
+          params: PostIdParams,
+          response: { 200: DeletedPost, 409: ErrorA, ...commonErrorsA },
+        },
       },
-    },
-    async (req) => deps.retry.retry(callerOf(req).id, req.params.postId),
-  );
-
-  app.post(
-    '/posts/:postId/edit',
-    {
-      config: { idempotent: true },
-      schema: {
-        tags: ['posts'],
-        summary: "Edit the text of a published post, on platforms whose API can (X: paid subscription, within 1 hour, at most 5 edits).",
-        security,
-        params: PostIdParams,
-        headers: idempotencyHeader,
-        body: EditPostBody,
-        response: { 200: EditResult, 409: ErrorA, 422: ErrorA, 502: ErrorA, ...commonErrorsA },
-      },
-    },
-    async (req) => deps.edit.edit(callerOf(req).id, req.params.postId, req.body),
-  );
+      async (req) => deps.posts.remove(callerOf(req).id, req.params.postId),
+    );
+  };
 }

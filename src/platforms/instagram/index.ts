@@ -3,7 +3,7 @@ import { createMetaEmulator } from '../../sandbox/meta/emulator.ts';
 import type { PlatformDescriptor } from '../descriptor.ts';
 import { META_APP, META_SANDBOX_AUTH_PATH, META_SANDBOX_MOUNT } from '../meta/app.ts';
 import { createInstagramAdapter } from './adapter.ts';
-import { instagramInfo } from './info.ts';
+import { INSTAGRAM_LIMITS, instagramInfo } from './info.ts';
 import { InstagramSettingsSchema } from './settings.ts';
 import { validateInstagram } from './validate.ts';
 
@@ -13,6 +13,7 @@ export const instagram = {
   info: instagramInfo,
   settingsSchema: InstagramSettingsSchema,
   validate: (target) => validateInstagram(target),
+  characters: (text) => ({ used: [...text].length, limit: INSTAGRAM_LIMITS.maxCaptionChars }),
   createAdapter: createInstagramAdapter,
   sandbox: { mount: META_SANDBOX_MOUNT, authPath: META_SANDBOX_AUTH_PATH, createEmulator: createMetaEmulator },
   postUrlExample: 'https://www.instagram.com/p/{id}/',

@@ -2,9 +2,9 @@
 import { createThreadsEmulator } from '../../sandbox/threads/emulator.ts';
 import type { PlatformDescriptor } from '../descriptor.ts';
 import { createThreadsAdapter } from './adapter.ts';
-import { THREADS_INFO } from './info.ts';
+import { THREADS_INFO, THREADS_LIMITS } from './info.ts';
 import { ThreadsSettingsSchema } from './settings.ts';
-import { validateThreads } from './validate.ts';
+import { threadsTextLength, validateThreads } from './validate.ts';
 
 export const threads = {
   name: 'threads',
@@ -16,6 +16,8 @@ export const threads = {
   info: THREADS_INFO,
   settingsSchema: ThreadsSettingsSchema,
   validate: validateThreads,
+  // Emoji count as their UTF-8 length (Threads' own rule).
+  characters: (text) => ({ used: threadsTextLength(text), limit: THREADS_LIMITS.maxTextLength }),
   createAdapter: createThreadsAdapter,
   sandbox: { mount: 'threads', authPath: '/oauth/authorize', createEmulator: createThreadsEmulator },
   postUrlExample: 'https://www.threads.com/@sample_user/post/{id}',

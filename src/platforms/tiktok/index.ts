@@ -2,7 +2,7 @@
 import { createTikTokEmulator } from '../../sandbox/tiktok/emulator.ts';
 import type { PlatformDescriptor } from '../descriptor.ts';
 import { createTikTokAdapter } from './adapter.ts';
-import { TIKTOK_INFO } from './info.ts';
+import { LIMITS, TIKTOK_INFO } from './info.ts';
 import { TikTokSettingsSchema } from './settings.ts';
 import { validateTikTok } from './validate.ts';
 
@@ -18,6 +18,8 @@ export const tiktok = {
   // SPEC's post-level tiktokSettings; a target's platformSpecificData overrides its fields.
   postLevel: { field: 'tiktokSettings', schema: TikTokSettingsSchema },
   validate: validateTikTok,
+  // The caption is the video's title, counted in UTF-16 code units.
+  characters: (text) => ({ used: text.length, limit: LIMITS.videoTitle }),
   createAdapter: (deps) => createTikTokAdapter(deps),
   sandbox: { mount: 'tiktok', authPath: '/v2/auth/authorize/', createEmulator: createTikTokEmulator },
   postUrlExample: 'https://www.tiktok.com/@sample_user/video/{id}',

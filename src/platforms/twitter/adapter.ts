@@ -8,6 +8,7 @@ import { twitterInfo } from './info.ts';
 import { buildAuthorizeUrl, exchangeCode, refreshGrant, revokeTokens } from './oauth.ts';
 import { publishChain } from './publish.ts';
 import { reconcileChain } from './reconcile.ts';
+import { unpublishChain } from './unpublish.ts';
 
 export function createTwitterAdapter(deps: AdapterDeps): PlatformAdapter {
   return {
@@ -38,5 +39,7 @@ export function createTwitterAdapter(deps: AdapterDeps): PlatformAdapter {
     reconcile: (request) => reconcileChain(deps, request),
 
     edit: twitterEdit(deps),
+
+    unpublish: (request) => unpublishChain(deps, request),
   };
 }

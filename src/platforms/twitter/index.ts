@@ -2,9 +2,9 @@
 import { createTwitterEmulator } from '../../sandbox/twitter/emulator.ts';
 import type { PlatformDescriptor } from '../descriptor.ts';
 import { createTwitterAdapter } from './adapter.ts';
-import { twitterInfo } from './info.ts';
+import { MAX_TEXT_WEIGHTED, PAID_MAX_TEXT_WEIGHTED, hasPaidSubscription, twitterInfo } from './info.ts';
 import { TwitterSettingsSchema } from './settings.ts';
-import { validateTwitterTarget } from './validate.ts';
+import { validateTwitterTarget, weightedLength } from './validate.ts';
 
 export const twitter = {
   name: 'twitter',
@@ -16,6 +16,7 @@ export const twitter = {
   info: twitterInfo,
   settingsSchema: TwitterSettingsSchema,
   validate: validateTwitterTarget,
+  characters: (text, account) => ({ used: weightedLength(text), limit: hasPaidSubscription(account.meta) ? PAID_MAX_TEXT_WEIGHTED : MAX_TEXT_WEIGHTED }),
   createAdapter: createTwitterAdapter,
   sandbox: { mount: 'twitter', authPath: '/i/oauth2/authorize', createEmulator: createTwitterEmulator },
   postUrlExample: 'https://x.com/sample_user/status/{id}',
