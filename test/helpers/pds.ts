@@ -2,7 +2,7 @@
 // what Herald's Bluesky adapter sends and gets back. docs/internal/bluesky-pds.md records what it answers.
 //
 // One PDS per test file that asks for one, in a child process (test/helpers/pds-server.ts):
-//   - a child because the PDS loads ~500 packages, OpenTelemetry hooks and its own better-sqlite3 (12.x,
+//   - a child because the PDS brings ~500 packages, OpenTelemetry hooks and its own better-sqlite3 (12.x,
 //     a V8-ABI build, beside Herald's 13.x) that should not share a process with the code under test, and a
 //     crash or a hang in it must fail the test that used it, not take the test runner down;
 //   - per file because node:test runs every file in its own process, so nothing started in one file outlives
