@@ -64,8 +64,11 @@ const jwt = (token: string) => {
 };
 
 const S32 = '234567abcdefghijklmnopqrstuvwxyz';
+let lastMicros = 0n;
+/** Microseconds since the epoch, never the same twice in this file. */
+const nowMicros = () => (lastMicros = BigInt(Date.now()) * 1000n > lastMicros ? BigInt(Date.now()) * 1000n : lastMicros + 1n);
 /** A TID (the record key of a post): 53 bits of microseconds since the epoch, then 10 bits of clock id, base32-sortable. */
-function tid(micros: bigint = BigInt(Date.now()) * 1000n, clockId = BigInt(Math.floor(Math.random() * 1024))): string {
+function tid(micros: bigint = nowMicros(), clockId = BigInt(Math.floor(Math.random() * 1024))): string {
   let v = (micros << 10n) | clockId;
   let s = '';
   for (let i = 0; i < 13; i++) {
