@@ -32,7 +32,7 @@ export interface ListFilter {
 
 const POST_COLUMNS = [
   'id', 'api_key_id', 'content', 'media_items', 'status', 'scheduled_for', 'timezone', 'is_draft', 'tags',
-  'post_settings', 'created_at', 'updated_at', 'published_at',
+  'post_settings', 'created_at', 'updated_at', 'published_at', 'version', 'queued_slot',
 ] as const satisfies readonly (keyof NewPost)[];
 const TARGET_COLUMNS = [
   'id', 'post_id', 'api_key_id', 'position', 'platform', 'account_id', 'custom_content', 'custom_media',

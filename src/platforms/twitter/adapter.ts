@@ -2,6 +2,7 @@
 // PlatformAdapter contract.
 import type { AdapterDeps } from '../deps.ts';
 import type { PlatformAdapter } from '../types.ts';
+import { twitterComment } from './comment.ts';
 import { twitterEdit } from './edit.ts';
 import { fetchMe, toConnectedAccount, userMeta } from './identity.ts';
 import { twitterInfo } from './info.ts';
@@ -41,5 +42,7 @@ export function createTwitterAdapter(deps: AdapterDeps): PlatformAdapter {
     edit: twitterEdit(deps),
 
     unpublish: (request) => unpublishChain(deps, request),
+
+    comment: twitterComment(deps),
   };
 }

@@ -50,7 +50,8 @@ function isoSeconds(ms: number): string {
 
 type Timeline = { ok: true; posts: TimelinePost[]; complete: boolean } | Extract<ReconcileOutcome, { ok: false }>;
 
-async function recentPosts(deps: AdapterDeps, request: PublishRequest, since: number): Promise<Timeline> {
+/** The account's own posts since `since`, newest first (at most five pages). */
+export async function recentPosts(deps: AdapterDeps, request: Pick<PublishRequest, 'account' | 'signal'>, since: number): Promise<Timeline> {
   const posts: TimelinePost[] = [];
   let next: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {

@@ -44,5 +44,7 @@ export function validateTwitterTarget(target: TargetContent, account: { meta: Ac
     }
     violations.push(...checkText(item.text, textField, paid), ...checkMedia(item.media, mediaField));
   }
+  const comment = target.settings.firstComment;
+  if (typeof comment === 'string') violations.push(...checkText(comment, 'settings.firstComment', paid));
   return violations;
 }

@@ -30,6 +30,8 @@ export interface FaultRule {
   count?: number;
   /** Hit every matching request until cleared. */
   forever?: boolean;
+  /** Let this many matching requests through first (fail the second call, not the first). */
+  skip?: number;
   /** For slow: how long to wait (default 5000). */
   delayMs?: number;
   /** For rate_limited: seconds until the limit lifts (default 60). */
@@ -41,6 +43,7 @@ export interface FaultRule {
 interface ActiveRule extends FaultRule {
   id: number;
   remaining: number;
+  toSkip: number;
 }
 
 export class FaultInjector {
@@ -50,7 +53,7 @@ export class FaultInjector {
   add(rule: FaultRule): number {
     if (!FAULT_KINDS.includes(rule.kind)) throw new Error(`unknown fault kind ${String(rule.kind)}`);
     const id = this.#nextId++;
-    this.#rules.push({ ...rule, id, remaining: rule.forever ? Number.POSITIVE_INFINITY : (rule.count ?? 1) });
+    this.#rules.push({ ...rule, id, remaining: rule.forever ? Number.POSITIVE_INFINITY : (rule.count ?? 1), toSkip: rule.skip ?? 0 });
     return id;
   }
 
@@ -59,7 +62,7 @@ export class FaultInjector {
   }
 
   list(): FaultRule[] {
-    return this.#rules.map(({ remaining: _r, id: _i, ...rule }) => rule);
+    return this.#rules.map(({ remaining: _r, id: _i, toSkip: _s, ...rule }) => rule);
   }
 
   /** Returns (and uses up one hit of) the first rule matching this request. */
@@ -68,6 +71,10 @@ export class FaultInjector {
       (r) => r.remaining > 0 && (!r.method || r.method.toUpperCase() === method.toUpperCase()) && (!r.path || path.includes(r.path)),
     );
     if (!rule) return undefined;
+    if (rule.toSkip > 0) {
+      rule.toSkip -= 1;
+      return undefined;
+    }
     rule.remaining -= 1;
     if (rule.remaining <= 0) this.#rules = this.#rules.filter((r) => r !== rule);
     return rule;

@@ -1,0 +1,146 @@
+// Unpublish (POST /v1/posts/{id}/unpublish) and first comments (platformSpecificData.firstComment), API.md
+// section 12: deletes through each platform's capability, UNPUBLISH_NOT_SUPPORTED where the API has
+// none; a first comment posted once its target is published, never failing or re-posting the target,
+// retried alone, and never posted twice when its answer is lost.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { connectAccount } from '../helpers/connect.ts';
+import { posted, publishNow, startWorld, type World } from '../helpers/e2e.ts';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
+import { eventually, saveSettings } from '../helpers/webhooks.ts';
+
+let w: World;
+let receiver: Receiver;
+let x: string;
+let ig: string;
+
+before(async () => {
+  w = await startWorld();
+  receiver = await startReceiver();
+  x = (await connectAccount(w.h, 'twitter')).accountId;
+  ig = (await connectAccount(w.h, 'instagram', { sandbox_pages: '1' })).accountId;
+  await saveSettings(w.h, { url: receiver.url, events: ['post.unpublished'] });
+});
+after(async () => {
+  await w.close();
+  await receiver.close();
+});
+
+const xLive = (text: string) => w.emu('twitter').ledger.list().filter((e) => e.text === text && !e.extra?.deleted);
+
+describe('unpublish', () => {
+  test('every published target by default: X deletes, Instagram cannot (UNPUBLISH_NOT_SUPPORTED); post.unpublished says so', async () => {
+    const post = await publishNow(w.h, {
+      content: 'take me down',
+      mediaItems: [{ type: 'image', url: w.media('sample.jpg') }],
+      platforms: [
+        { platform: 'twitter', accountId: x },
+        { platform: 'instagram', accountId: ig },
+      ],
+    });
+    assert.equal(post.status, 'published');
+    const res = await w.h.request('POST', `/v1/posts/${post.id}/unpublish`, { body: {} });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.platforms, [
+      { platform: 'twitter', accountId: x, unpublished: true },
+      {
+        platform: 'instagram',
+        accountId: ig,
+        unpublished: false,
+        errorCode: 'UNPUBLISH_NOT_SUPPORTED',
+        error: res.body.platforms[1].error,
+      },
+    ]);
+    const tweet = (await w.h.request('GET', `/v1/posts/${post.id}`)).body.platforms[0];
+    assert.equal(tweet.status, 'unpublished');
+    const lookup = await fetch(`${w.server.rootOf('twitter')}/2/tweets/${tweet.platformPostId}`, { headers: { authorization: 'Bearer nobody' } });
+    assert.notEqual(lookup.status, 200, 'X no longer serves it to anyone');
+    const event = await eventually(async () => receiver.received.map((r) => r.json as any).find((e) => e.event === 'post.unpublished' && e.data.postId === post.id));
+    assert.deepEqual(event.data.platforms, res.body.platforms);
+    // Unpublishing again: the X target is already down.
+    const again = await w.h.request('POST', `/v1/posts/${post.id}/unpublish`, { body: { platforms: [{ platform: 'twitter', accountId: x }] } });
+    assert.deepEqual(again.body.platforms, [{ platform: 'twitter', accountId: x, unpublished: true }]);
+    assert.ok(xLive('take me down').length <= 1);
+  });
+
+  test('a thread comes down whole; the post stays in Herald', async () => {
+    const post = await publishNow(w.h, {
+      content: 'thread head',
+      platforms: [{ platform: 'twitter', accountId: x, platformSpecificData: { threadItems: [{ content: 'thread tail' }] } }],
+    });
+    const res = await w.h.request('POST', `/v1/posts/${post.id}/unpublish`, { body: {} });
+    assert.equal(res.body.platforms[0].unpublished, true);
+    const state = w.emu('twitter');
+    const entries = state.ledger.list().filter((e) => e.text === 'thread head' || e.text === 'thread tail');
+    assert.equal(entries.length, 2);
+    assert.equal((await w.h.request('GET', `/v1/posts/${post.id}`)).status, 200);
+  });
+
+  test('nothing published: 409 NOTHING_TO_UNPUBLISH; a target the post lacks: 400; another key: 404', async () => {
+    const draft = await w.h.request('POST', '/v1/posts', { body: { content: 'draft', isDraft: true } });
+    const none = await w.h.request('POST', `/v1/posts/${draft.body.id}/unpublish`, { body: {} });
+    assert.equal(none.status, 409);
+    assert.equal(none.body.code, 'NOTHING_TO_UNPUBLISH');
+    const post = await publishNow(w.h, { content: 'mine', platforms: [{ platform: 'twitter', accountId: x }] });
+    const wrong = await w.h.request('POST', `/v1/posts/${post.id}/unpublish`, { body: { platforms: [{ platform: 'threads', accountId: 'x' }] } });
+    assert.equal(wrong.status, 400);
+    assert.equal(wrong.body.param, 'platforms[0]');
+    const other = await w.h.newKey();
+    assert.equal((await w.h.request('POST', `/v1/posts/${post.id}/unpublish`, { body: {}, key: other.key })).status, 404);
+    assert.equal(xLive('mine').length, 1);
+  });
+});
+
+describe('first comments', () => {
+  const firstComment = (text: string) => [{ platform: 'twitter', accountId: x, platformSpecificData: { firstComment: text } }];
+
+  test('posted as a reply once the target is published; the target shows its outcome', async () => {
+    const post = await publishNow(w.h, { content: 'with a comment', platforms: firstComment('see the reply') });
+    const tweet = post.platforms[0];
+    assert.equal(tweet.status, 'published');
+    const done = await eventually(async () => {
+      const p = (await w.h.request('GET', `/v1/posts/${post.id}`)).body.platforms[0];
+      return p.firstComment?.status === 'published' ? p : undefined;
+    });
+    const reply = posted(w.emu('twitter'), { text: 'see the reply' });
+    assert.equal(reply.length, 1);
+    assert.equal(done.firstComment.platformCommentId, reply[0]!.id);
+    assert.equal(reply[0]!.extra?.inReplyTo, tweet.platformPostId, 'a reply to the post');
+  });
+
+  const commentOf = async (postId: string, status: string) =>
+    eventually(async () => {
+      const p = (await w.h.request('GET', `/v1/posts/${postId}`)).body;
+      return p.platforms[0].firstComment?.status === status ? p : undefined;
+    }, 15_000, `the first comment to be ${status}`);
+
+  test('a failing comment never fails the target; retry sends only the comment', async () => {
+    // The post goes through; the next POST /2/tweets, the comment, is refused.
+    w.emu('twitter').faults.add({ kind: 'validation', method: 'POST', path: '/2/tweets', skip: 1 });
+    const post = await publishNow(w.h, { content: 'comment will fail', platforms: firstComment('refused comment') });
+    assert.equal(post.status, 'published');
+    const failed = await commentOf(post.id, 'failed');
+    assert.equal(failed.status, 'published', 'the post itself stays published');
+    assert.equal(failed.platforms[0].status, 'published');
+    assert.match(failed.platforms[0].firstComment.error, /X/);
+    const retry = await w.h.request('POST', `/v1/posts/${post.id}/retry`);
+    assert.equal(retry.status, 200, retry.text);
+    await commentOf(post.id, 'published');
+    assert.equal(posted(w.emu('twitter'), { text: 'comment will fail' }).length, 1, 'the post was not sent again');
+    assert.equal(posted(w.emu('twitter'), { text: 'refused comment' }).length, 1);
+    const nothing = await w.h.request('POST', `/v1/posts/${post.id}/retry`);
+    assert.equal(nothing.status, 409);
+    assert.equal(nothing.body.code, 'NO_FAILED_TARGETS');
+  });
+
+  test('a comment whose answer is lost is found on X, not posted twice', async () => {
+    // X makes the reply, then the connection is cut before its answer.
+    w.emu('twitter').faults.add({ kind: 'accept_then_reset', method: 'POST', path: '/2/tweets', skip: 1 });
+    const post = await publishNow(w.h, { content: 'lost answer', platforms: firstComment('answer lost') });
+    assert.equal(post.status, 'published');
+    const done = await commentOf(post.id, 'published');
+    const replies = posted(w.emu('twitter'), { text: 'answer lost' });
+    assert.equal(replies.length, 1);
+    assert.equal(done.platforms[0].firstComment.platformCommentId, replies[0]!.id);
+  });
+});
