@@ -63,7 +63,10 @@ export const LIMITS = {
   documentTitle: 400,
 };
 
-/** Images API (7.6, 7.8): JPG, PNG, GIF (≤ 250 frames), fewer than 36,152,320 pixels. */
+/**
+ * Images API (7.6, 7.8): JPG, PNG, GIF (≤ 250 frames), fewer than 36,152,320 pixels. No aspect ratio or
+ * minimum size is documented for feed images (1200 × 627 is a recommendation, not a rule).
+ */
 export const IMAGE_RULES = {
   contentTypes: ['image/jpeg', 'image/png', 'image/gif'] as const,
   /** 5 MB per Ayrshare's media guidelines; LinkedIn's own page gives no byte cap (unconfirmed). */
@@ -86,6 +89,8 @@ export const VIDEO_RULES = {
   maxAspect: 2.4,
   /** LinkedIn names the byte ranges in uploadInstructions; this is the size it uses (7.6). */
   partBytes: 4_194_304,
+  /** The Videos API documents the MP4 container only; no video or audio codec is stated (7.6). */
+  codecs: null,
 };
 
 /** Documents API (7.6, 7.8): PDF (Herald's library recognises PDF only), 100 MB, 300 pages. */
