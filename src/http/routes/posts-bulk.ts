@@ -28,7 +28,7 @@ export const ValidateResult = Type.Object({
       valid: Type.Boolean(),
       errors: Type.Array(ProblemSchema),
       characters: Type.Object({
-        used: Type.Integer({ description: "The text's length as the platform counts it (X: weighted; Threads: emoji as UTF-8; Bluesky: graphemes)." }),
+        used: Type.Integer({ description: "The text's length as the platform counts it (weighted, graphemes, code points or UTF-16 units: docs/api.md says which)." }),
         limit: Type.Integer(),
       }),
     }),

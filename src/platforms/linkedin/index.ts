@@ -2,7 +2,7 @@
 import { createLinkedInEmulator } from '../../sandbox/linkedin/emulator.ts';
 import type { PlatformDescriptor } from '../descriptor.ts';
 import { createLinkedInAdapter } from './adapter.ts';
-import { API_VERSION_PATTERN, DEFAULT_API_VERSION, LINKEDIN_INFO } from './info.ts';
+import { API_VERSION_PATTERN, DEFAULT_API_VERSION, LIMITS, LINKEDIN_INFO } from './info.ts';
 import { LinkedInSettingsSchema } from './settings.ts';
 import { validateLinkedIn } from './validate.ts';
 
@@ -19,6 +19,8 @@ export const linkedin = {
   info: LINKEDIN_INFO,
   settingsSchema: LinkedInSettingsSchema,
   validate: validateLinkedIn,
+  // Counted in UTF-16 units, the stricter reading of LinkedIn's 3,000 characters.
+  characters: (text) => ({ used: text.length, limit: LIMITS.commentary }),
   createAdapter: createLinkedInAdapter,
   sandbox: { mount: 'linkedin', authPath: '/oauth/v2/authorization', createEmulator: createLinkedInEmulator },
   // The post id is the URN itself.
