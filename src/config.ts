@@ -48,6 +48,8 @@ export interface Config {
    * reconciled and resumed once this has passed.
    */
   publishLeaseMs: number;
+  /** account.expiring and the health warning come this long before a token that cannot be renewed ends. */
+  expiryWarningDays: number;
 }
 
 export class ConfigError extends Error {
@@ -198,5 +200,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     platformTimeoutMs: int(env, 'HERALD_PLATFORM_TIMEOUT_MS', 30_000, 100, 600_000),
     publishLeaseMs: int(env, 'HERALD_PUBLISH_LEASE_MS', 60_000, 1_000, 3_600_000),
+    expiryWarningDays: int(env, 'HERALD_EXPIRY_WARNING_DAYS', 7, 1, 60),
   };
 }

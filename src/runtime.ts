@@ -286,6 +286,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     adapters,
     credentials,
     healthTimeoutMs: Math.min(10_000, config.platformTimeoutMs * 2),
+    expiryWarningMs: config.expiryWarningDays * 24 * 60 * 60_000,
   });
   const idempotency = createIdempotencyStore({ write: db.write, clock, leaseMs: config.publishWaitMs + 30_000 });
   const postsDal = createPostsDal({ db: db.kysely, dialect: db.dialect });
@@ -435,7 +436,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
         const sweep = () => Promise.all([engine.sweep(), comments.sweep()]);
         await sweep();
         every(options.sweepIntervalMs ?? Math.min(15_000, Math.max(1_000, leaseMs / 2)), sweep, 'recovery sweep');
-        every(options.tokenCareIntervalMs ?? 10 * 60_000, () => credentials.refreshDue(), 'token care');
+        const tokenCare = async () => {
+          await credentials.refreshDue();
+          await credentials.announceExpiring(config.expiryWarningDays * 24 * 60 * 60_000);
+        };
+        every(options.tokenCareIntervalMs ?? 10 * 60_000, tokenCare, 'token care');
         await webhooks.sweep();
         every(options.sweepIntervalMs ?? 15_000, () => webhooks.sweep(), 'webhook sweep');
         void maintenance();

@@ -12,6 +12,7 @@ import { accountDisconnected } from '../events/catalog.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import type { AccountsDal } from './accounts-dal.ts';
 import type { CredentialsService } from './credentials.ts';
+import { expiresUnrenewed } from './renewal.ts';
 
 export interface Recommendation {
   code: string;
@@ -39,9 +40,10 @@ export interface AccountsServiceDeps {
   adapters: Record<Platform, PlatformAdapter>;
   credentials: CredentialsService;
   healthTimeoutMs: number;
+  /** A token that ends within this and cannot be renewed shows as a warning (HERALD_EXPIRY_WARNING_DAYS). */
+  expiryWarningMs: number;
 }
 
-const WEEK_MS = 7 * 24 * 60 * 60_000;
 const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
 
 export function present(row: AccountRow) {
@@ -120,10 +122,9 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       health = 'error';
       recommendations.push({ code: 'GRANT_PERMISSION', message: `Publishing needs ${missing.join(', ')}. Connect again and grant ${missing.length > 1 ? 'them' : 'it'}.` });
     }
-    const refreshable = adapter.info.refreshAheadMs !== null;
-    if (expiresAt !== null && expiresAt - clock.now() < WEEK_MS && !(refreshable && current.refresh_token)) {
+    if (expiresUnrenewed(adapter.info, { refresh_token: current.refresh_token, token_expires_at: expiresAt }, clock.now(), deps.expiryWarningMs)) {
       if (health === 'healthy') health = 'warning';
-      recommendations.push({ code: 'RECONNECT_SOON', message: `The token expires at ${iso(expiresAt)} and cannot be renewed automatically; connect the account again before then.` });
+      recommendations.push({ code: 'RECONNECT', message: `The token expires at ${iso(expiresAt)} and cannot be renewed automatically; connect the account again before then.` });
     }
     if (result.quota && result.quota.total > 0 && result.quota.used / result.quota.total >= 0.8) {
       if (health === 'healthy') health = 'warning';

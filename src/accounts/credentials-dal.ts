@@ -65,6 +65,31 @@ export function createCredentialsDal(deps: { db: Kysely<Database> }) {
       await trx.updateTable('accounts').set({ meta, updated_at: now }).where('id', '=', rowId).execute();
     },
 
+    /** Active accounts whose tokens end before `before` and whose expiry was not announced yet. */
+    async expiringUnannounced(before: number, limit: number): Promise<AccountRow[]> {
+      return db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('status', '=', 'active')
+        .where('token_expires_at', '<', before)
+        .where((eb) => eb.or([eb('expiry_announced_for', 'is', null), eb('expiry_announced_for', '<>', eb.ref('token_expires_at'))]))
+        .orderBy('token_expires_at')
+        .limit(limit)
+        .execute();
+    },
+
+    /** Marks an expiry announced; false when another process announced it first. */
+    async markExpiryAnnounced(trx: DbTx, rowId: string, expiresAt: number): Promise<boolean> {
+      const res = await trx
+        .updateTable('accounts')
+        .set({ expiry_announced_for: expiresAt })
+        .where('id', '=', rowId)
+        .where('token_expires_at', '=', expiresAt)
+        .where((eb) => eb.or([eb('expiry_announced_for', 'is', null), eb('expiry_announced_for', '<>', expiresAt)]))
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
+
     /** Active accounts of a platform whose tokens expire before `before`, soonest first. */
     async expiringBefore(platform: string, before: number, limit: number): Promise<AccountRow[]> {
       return db

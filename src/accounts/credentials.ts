@@ -16,7 +16,8 @@ import { failure, type AccountCredentials, type AccountMeta, type PlatformAdapte
 import { newAttemptId } from '../lib/ids.ts';
 import type { CredentialsDal } from './credentials-dal.ts';
 import type { Platform } from '../platforms/registry.ts';
-import { accountDisconnected } from '../events/catalog.ts';
+import { accountDisconnected, accountExpiring } from '../events/catalog.ts';
+import { expiresUnrenewed } from './renewal.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 
 export const sealContext = (rowId: string, column: 'access_token' | 'refresh_token') => `accounts:${rowId}:${column}`;
@@ -237,6 +238,26 @@ export function createCredentialsService(deps: CredentialsDeps) {
         if (r?.ok) refreshed++;
       }
       return refreshed;
+    },
+
+    /**
+     * Announces account.expiring, once per expiry and across processes, for tokens that end within the
+     * window and cannot be renewed without the user. Returns how many were announced.
+     */
+    async announceExpiring(windowMs: number, limit = 500): Promise<number> {
+      const now = clock.now();
+      let announced = 0;
+      for (const row of await dal.expiringUnannounced(now + windowMs, limit)) {
+        const info = adapters[row.platform as Platform]?.info;
+        if (!info || !expiresUnrenewed(info, row, now, windowMs) || row.token_expires_at! < now) continue;
+        const done = await write(async (trx) => {
+          if (!(await dal.markExpiryAnnounced(trx, row.id, row.token_expires_at!))) return false;
+          await outbox.record(trx, row.api_key_id, [accountExpiring({ platform: row.platform, accountId: row.account_id, username: row.username }, row.token_expires_at!)]);
+          return true;
+        });
+        if (done) announced++;
+      }
+      return announced;
     },
 
     /** Stores facts the platform reported (subscription type, creator options). */

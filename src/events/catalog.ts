@@ -69,6 +69,10 @@ export const EVENT_CATALOG = {
     when: 'A draft or scheduled post was changed (PATCH /v1/posts/{id}).',
     schema: Type.Object({ postId: PostId, version: Type.Integer({ description: "The post's version after the change." }) }),
   },
+  'account.expiring': {
+    when: "An account's token ends within HERALD_EXPIRY_WARNING_DAYS and Herald cannot renew it: connect it again before then (once per expiry).",
+    schema: Type.Object({ ...AccountRef, expiresAt: IsoTime }),
+  },
   'post.unpublished': {
     when: 'POST /v1/posts/{id}/unpublish deleted the post from platforms (with each target asked about).',
     schema: Type.Object({
@@ -140,5 +144,8 @@ export const accountConnected = (a: { platform: string; accountId: string; usern
 
 export const accountDisconnected = (a: { platform: string; accountId: string; username: string }, reason: 'user' | 'token_revoked' | 'token_expired') =>
   build('account.disconnected', { ...a, reason });
+
+export const accountExpiring = (a: { platform: string; accountId: string; username: string }, expiresAt: number) =>
+  build('account.expiring', { ...a, expiresAt: new Date(expiresAt).toISOString() });
 
 export const webhookTest = () => build('webhook.test', { message: 'This is a test notification from Herald.' });

@@ -277,6 +277,12 @@ export interface PlatformInfo {
   requiredScopes: string[];
   /** Refresh this long before the access token expires; null when tokens are not refreshed ahead. */
   refreshAheadMs: number | null;
+  /**
+   * How an expiring access token is renewed without the user: with the refresh token (default), by
+   * exchanging the access token itself while it is valid (Threads), or not at all (a Facebook user
+   * token: the user must connect again). What cannot be renewed is announced by account.expiring.
+   */
+  renewal?: 'refresh_token' | 'access_token' | 'none';
   /** Per-account publishing limits the engine respects by waiting, not failing. */
   publishLimits: RateWindow[];
   supportsRevoke: boolean;

@@ -4,6 +4,7 @@
 import {
   accountConnected,
   accountDisconnected,
+  accountExpiring,
   postCompleted,
   postDeleted,
   postEdited,
@@ -64,6 +65,8 @@ export function sampleEvent(event: EventName, now: number, sample: SampleTarget)
       return accountConnected(account);
     case 'account.disconnected':
       return accountDisconnected(account, 'user');
+    case 'account.expiring':
+      return accountExpiring(account, now + 5 * 24 * 3_600_000);
     case 'webhook.test':
       return webhookTest();
   }

@@ -31,6 +31,9 @@ export const instagramInfo: PlatformInfo = {
   requiredScopes: [...INSTAGRAM_REQUIRED_SCOPES],
   // Long-lived user tokens live about 60 days and can only be exchanged while still valid.
   refreshAheadMs: 7 * DAY_MS,
+  // A Facebook user token (Instagram API with Facebook Login): Meta extends it only through a new login,
+  // so the refresh above is best effort and the account is announced as expiring all the same.
+  renewal: 'none',
   // The publishing cap (50 or 100 per 24 h) differs per account; publish reads it live instead.
   publishLimits: [],
   supportsRevoke: true,

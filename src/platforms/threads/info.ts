@@ -36,6 +36,7 @@ export const THREADS_INFO: PlatformInfo = {
   requiredScopes: ['threads_basic', 'threads_content_publish'],
   // No refresh token: the long-lived token itself is refreshed, and only while it is still valid.
   refreshAheadMs: 7 * DAY_MS,
+  renewal: 'access_token',
   publishLimits: [{ max: THREADS_LIMITS.postsPerDay, windowMs: DAY_MS }],
   // No revoke call is documented; users remove the app in their Threads settings.
   supportsRevoke: false,
