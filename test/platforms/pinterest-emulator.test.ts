@@ -65,7 +65,8 @@ async function firstBoard(accessToken: string): Promise<string> {
 
 describe('OAuth', () => {
   test('the consent page checks the app, redirect, response_type and scopes, and echoes state', async () => {
-    for (const bad of [{ client_id: 'nope' }, { redirect_uri: 'not a url' }, { response_type: 'token' }, { scope: 'pins:read,pins:fly' }, { scope: '' }]) {
+    const bads: Record<string, string>[] = [{ client_id: 'nope' }, { redirect_uri: 'not a url' }, { response_type: 'token' }, { scope: 'pins:read,pins:fly' }, { scope: '' }];
+    for (const bad of bads) {
       const res = await fetch(consentUrl(bad), { redirect: 'manual' });
       assert.equal(res.status, 400, JSON.stringify(bad));
     }
