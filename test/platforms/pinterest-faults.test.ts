@@ -12,6 +12,7 @@ before(async () => {
 afterEach(() => {
   h.emu.faults.clear();
   h.emu.settings.writesPerMinute = 60;
+  h.emu.settings.trialAccess = false;
 });
 after(() => h.close());
 
@@ -192,4 +193,14 @@ test('unpublish whose answer was lost: the next asking finds the Pin gone and co
   assert.equal(!lost.ok && lost.category, 'platform_unavailable');
   assert.deepEqual(await h.adapter.unpublish!(request), { ok: true, deleted: true });
   assert.equal(h.emu.ledger.list({ kind: 'delete' }).filter((e) => e.id === r.platformPostId).length, 1);
+});
+
+test('an app with Trial access may not create Pins in production: permission_missing, with Pinterest\'s pointer to its sandbox', async () => {
+  const { creds, boardId } = await connectAccount(h, 'f-trial');
+  h.emu.settings.trialAccess = true;
+  const r = await h.adapter.publish(publishRequest(creds, [image(h)], { boardId }));
+  assert.equal(!r.ok && r.category, 'permission_missing');
+  assert.equal(!r.ok && r.platformCode, '29');
+  assert.match(!r.ok ? r.message : '', /api-sandbox\.pinterest\.com/);
+  assert.equal(ledgerOf(creds.accountId).length, 0);
 });

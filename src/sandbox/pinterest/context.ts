@@ -15,6 +15,8 @@ export interface PinterestSandboxSettings {
   writesPerMinute: number;
   /** How long the S3 upload policy of a registered video stays valid. */
   uploadPolicyTtlMs: number;
+  /** An app with Trial access: Pins may be created only in Pinterest's API sandbox, not in production. */
+  trialAccess: boolean;
 }
 
 export interface PinterestContext {
@@ -50,6 +52,8 @@ export const MESSAGES = {
   pinNotFound: 'Pin not found.',
   uploadNotFound: 'Media upload not found.',
   serverError: 'Something went wrong on our end. Sorry about that.',
+  // Reported by postiz (gitroomhq/postiz-app issue 1084) for a Trial access app.
+  trialAccess: 'Apps with Trial access may not create Pins in production https://api.pinterest.com - use API Sandbox https://api-sandbox.pinterest.com instead.',
 } as const;
 
 /** Bearer token, then the endpoint's scopes, all of which the token must hold. Answers the 401 itself. */

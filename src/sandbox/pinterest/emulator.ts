@@ -24,6 +24,8 @@ export interface PinterestEmulatorOptions extends EmulatorOptions {
   allowPrivateImageUrls?: boolean;
   /** Replaces the image downloader altogether. */
   fetchImage?: ImageFetcher;
+  /** Behave like an app with Trial access: no Pins in production (403 code 29). */
+  trialAccess?: boolean;
 }
 
 export interface PinterestEmulator extends Emulator {
@@ -52,6 +54,7 @@ export function createPinterestEmulator(options: PinterestEmulatorOptions = {}):
     processingMs: options.processingMs ?? 50,
     writesPerMinute: options.writesPerMinute ?? 60,
     uploadPolicyTtlMs: options.uploadPolicyTtlMs ?? 60 * MINUTE_MS,
+    trialAccess: options.trialAccess ?? false,
   });
   const settings = initial();
   const base = createEmulatorBase();

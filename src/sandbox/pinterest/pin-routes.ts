@@ -12,6 +12,7 @@ export function registerPinRoutes(app: FastifyInstance, ctx: PinterestContext): 
   app.post('/v5/pins', async (req, reply) => {
     const caller = authenticate(ctx, req, reply, WRITE_SCOPES);
     if (!caller || !takeWrite(ctx, caller, reply)) return reply;
+    if (ctx.settings.trialAccess) return sendError(reply, 403, 29, MESSAGES.trialAccess);
     const checked = await checkPinCreate(ctx, caller, req.body);
     if ('code' in checked) return sendError(reply, checked.status, checked.code, checked.message);
     const pin = ctx.store.addPin({
