@@ -336,3 +336,9 @@ describe('video upload', () => {
     assert.match(again.body.message, /already used/);
   });
 });
+
+test('the upload host answers a body that is not multipart in S3\'s XML', async () => {
+  const res = await fetch(`${h.root}/pinterest-media-upload/`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: 'not multipart' });
+  assert.equal(res.status, 400);
+  assert.match(await res.text(), /<Code>MalformedPOSTRequest<\/Code>/);
+});

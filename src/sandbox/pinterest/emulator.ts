@@ -7,7 +7,7 @@ import { installBodyParsers } from '../kit/body.ts';
 import { createEmulatorBase, installCommon, SANDBOX_APP, type Emulator, type EmulatorOptions } from '../kit/emulator.ts';
 import { OAuthServer } from '../kit/oauth.ts';
 import { sendError, type PinterestContext, type PinterestSandboxSettings } from './context.ts';
-import { renderFault } from './faults.ts';
+import { renderFault, s3Xml, UPLOAD_PATH } from './faults.ts';
 import { createImageFetcher, type ImageFetcher } from './images.ts';
 import { registerMediaRoutes } from './media-routes.ts';
 import { registerOAuthRoutes } from './oauth-routes.ts';
@@ -107,7 +107,12 @@ export function createPinterestEmulator(options: PinterestEmulatorOptions = {}):
         return sendError(reply, 404, 404, 'Not found.');
       });
       // Bodies Fastify cannot parse (and any bug) still answer in Pinterest's envelope.
-      app.setErrorHandler(async (err: { statusCode?: number; message?: string }, _req, reply) => {
+      app.setErrorHandler(async (err: { statusCode?: number; message?: string }, req, reply) => {
+        if (req.url.includes(UPLOAD_PATH)) {
+          // The storage host answers in S3's XML, a body over the limit included.
+          const [status, code, message] = err.statusCode === 413 ? [400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size'] : [400, 'MalformedPOSTRequest', 'The body of your POST request is not well-formed multipart/form-data.'];
+          return reply.code(status).type('application/xml').send(s3Xml(code, message));
+        }
         const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? 400 : 500;
         return status === 400 ? sendError(reply, 400, 1, `Invalid request: ${err.message ?? 'the body could not be read'}`) : sendError(reply, 500, 12, 'Something went wrong on our end. Sorry about that.');
       });
