@@ -35,13 +35,13 @@ export function pinterestCategory(status: number, err: PinterestError | null): F
   const code = err?.code ?? null;
   const text = err?.message ?? '';
   if (status === 429 || code === 8) return BLOCK_WORDS.test(text) ? 'quota_exceeded' : 'rate_limited';
+  // A 404 names a missing board, section, Pin or upload — or a wrong API URL: never an expired token.
+  if (status === 404) return code === 40 || code === 2031 ? 'content_rejected' : 'platform_unavailable';
   if (code === 3) return 'permission_missing';
   if (status === 401 || code === 2 || code === 283) return 'auth_expired';
   if (code === 233 || code === 235) return 'media_rejected';
   if (status === 403 || code === 29) return 'permission_missing';
   if (status >= 500) return 'platform_unavailable';
-  // A 404 names a missing board, section, Pin or upload — or a wrong API URL: never an expired token.
-  if (status === 404) return code === 40 || code === 2031 ? 'content_rejected' : 'platform_unavailable';
   if (status === 405 || status === 409 || status === 408) return 'platform_unavailable';
   if (status === 413) return 'media_rejected';
   return MEDIA_WORDS.test(text) ? 'media_rejected' : 'content_rejected';
