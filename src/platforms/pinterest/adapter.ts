@@ -62,7 +62,10 @@ export function createPinterestAdapter(deps: AdapterDeps, options: PinterestAdap
 
     async refresh(account) {
       const renewed = await refreshGrant(deps, account.refreshToken);
-      return isFailure(renewed) ? renewed : { ok: true, grant: renewed.grant };
+      if (isFailure(renewed)) return renewed;
+      // The answer always names the scopes (OpenAPI: required); should one come without, keep the known ones.
+      const grant = renewed.grant.scopes.length > 0 ? renewed.grant : { ...renewed.grant, scopes: account.scopes };
+      return { ok: true, grant };
     },
 
     // PINTEREST_INFO.supportsRevoke is false: Pinterest revokes only system users' tokens.
