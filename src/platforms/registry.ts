@@ -5,12 +5,13 @@ import type { PlatformDescriptor } from './descriptor.ts';
 import { facebook } from './facebook/index.ts';
 import { instagram } from './instagram/index.ts';
 import { linkedin } from './linkedin/index.ts';
+import { pinterest } from './pinterest/index.ts';
 import { threads } from './threads/index.ts';
 import { tiktok } from './tiktok/index.ts';
 import { twitter } from './twitter/index.ts';
 import type { PlatformAdapter } from './types.ts';
 
-const DESCRIPTORS = [instagram, facebook, threads, tiktok, twitter, linkedin] as const;
+const DESCRIPTORS = [instagram, facebook, threads, tiktok, twitter, linkedin, pinterest] as const;
 
 export type Platform = (typeof DESCRIPTORS)[number]['name'];
 

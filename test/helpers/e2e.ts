@@ -10,7 +10,8 @@ import { startHerald, type HttpResult, type StartOptions, type TestHerald } from
 export interface World {
   server: EmulatorServer;
   h: TestHerald;
-  emu(name: 'twitter' | 'meta' | 'threads' | 'tiktok' | 'linkedin'): Emulator;
+  /** An emulator by its mount name (a platform descriptor's sandbox.mount). */
+  emu(name: string): Emulator;
   media(file: 'sample.jpg' | 'sample.png' | 'sample.mp4'): string;
   close(): Promise<void>;
 }
