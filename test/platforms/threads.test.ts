@@ -16,6 +16,7 @@ import type { AdapterDeps } from '../../src/platforms/deps.ts';
 import { createThreadsEmulator, type ThreadsEmulator, type ThreadsEmulatorOptions } from '../../src/sandbox/threads/emulator.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
 import { adapterDeps, approveConsent } from '../helpers/platform.ts';
+import { until } from '../helpers/wait.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 const REDIRECT = 'https://app.example.com/connect/threads/callback';
@@ -138,11 +139,13 @@ describe('Threads adapter against the emulator', () => {
 
   test('health: scopes, expiry and publishing quota', async () => {
     const adapter = rig.adapter();
+    const from = Date.now();
     const account = credentials(await connect(adapter));
     const h = await adapter.health(account);
     assert.ok(h.ok, h.ok ? '' : h.message);
     assert.deepEqual(h.permissions, ['threads_basic', 'threads_content_publish', 'threads_manage_replies']);
-    assert.ok(Math.abs(h.expiresAt! - (Date.now() + 60 * DAY_MS)) < 60_000);
+    // 60 days from the long-lived exchange (whole seconds), however long connecting took.
+    assert.ok(h.expiresAt! >= from + 60 * DAY_MS - 1_000 && h.expiresAt! <= Date.now() + 60 * DAY_MS, `expiresAt ${h.expiresAt! - from} ms ahead`);
     assert.deepEqual(h.quota, { used: 0, total: 250 });
     assert.ok((await adapter.publish(request(account, { content: 'counted' }))).ok);
     const again = await adapter.health(account);
@@ -427,7 +430,7 @@ describe('Threads adapter at the publishing limit', () => {
     // Hold the adapter's publish call; while it waits, another app uses the last slot.
     rig.emu.faults.add({ kind: 'slow', method: 'POST', path: '/threads_publish', delayMs: 400 });
     const pending = adapter.publish(request(account, { content: 'second' }));
-    while (rig.emu.faults.list().length > 0) await new Promise((r) => setTimeout(r, 5));
+    await until('the held threads_publish call to reach Threads', () => rig.emu.faults.list().length === 0, { everyMs: 5 });
     const direct = await fetch(`${rig.root}/v1.0/me/threads`, {
       method: 'POST',
       body: new URLSearchParams({ media_type: 'TEXT', text: 'from elsewhere', auto_publish_text: 'true', access_token: account.accessToken }),
