@@ -80,8 +80,20 @@ describe('publishNow', () => {
     const h2 = await (await import('../helpers/herald.ts')).startHerald({ emulators: w.server, env: { HERALD_PUBLISH_WAIT_MS: '100' } });
     try {
       const x = await connectAccount(h2, 'twitter', { sandbox_user: 'slowpoke' });
-      w.emu('twitter').faults.add({ kind: 'slow', method: 'POST', path: '/2/tweets', delayMs: 600 });
-      const res = await publishNow(h2, { content: `slow ${Date.now()}`, platforms: [{ platform: 'twitter', accountId: x.accountId }] });
+      // The publish is held until the answer has come: longer than the wait, whatever the machine's speed.
+      const adapter = h2.runtime.adapters.twitter;
+      const realPublish = adapter.publish;
+      const answered = gate();
+      adapter.publish = async (request) => {
+        await answered.opened;
+        return realPublish.call(adapter, request);
+      };
+      let res;
+      try {
+        res = await publishNow(h2, { content: `slow ${Date.now()}`, platforms: [{ platform: 'twitter', accountId: x.accountId }] });
+      } finally {
+        answered.open();
+      }
       assert.equal(res.status, 'publishing');
       assert.equal(res.platforms[0].status, 'publishing');
       const done = await waitFinal(h2, res.id);
