@@ -219,4 +219,22 @@ describe('POST /v1/webhooks/test', () => {
     assert.equal(bad.status, 400);
     assert.equal(bad.body.param, 'event');
   });
+
+  test('a 410 to a test send is reported and changes nothing: the settings stay live and real events still go', async () => {
+    const { key, id } = await h.newKey();
+    await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
+    r.script({ status: 410 });
+    const res = await h.request('POST', '/v1/webhooks/test', { key, body: { event: 'webhook.test' } });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.delivered, false);
+    assert.equal(res.body.statusCode, 410);
+    const settings = await h.request('GET', '/v1/webhooks/settings', { key });
+    assert.equal(settings.body.disabledAt, null, 'only a real delivery answered 410 disables the settings');
+    assert.equal(settings.body.disabledReason, null);
+
+    const heard = r.received.length;
+    await record(id, [{ event: 'post.deleted', data: { postId: 'post_after_a_test_410' } }]);
+    const got = await r.waitFor(heard + 1);
+    assert.equal(got[heard]!.json.data.postId, 'post_after_a_test_410', 'a real event is still delivered');
+  });
 });
