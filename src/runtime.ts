@@ -160,6 +160,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   };
 
   const outbound = createOutboundClient({ allowPrivateNetworks: config.allowPrivateNetworks, userAgent: 'Herald (+https://github.com/herald)' });
+  // Webhook receivers may also be on this machine's loopback when allowLoopback (the sandbox default).
+  const webhookOutbound = config.allowLoopback && !config.allowPrivateNetworks
+    ? createOutboundClient({ allowPrivateNetworks: false, allowLoopback: true, userAgent: 'Herald (+https://github.com/herald)' })
+    : outbound;
   const trustedOutbound = createOutboundClient({ allowPrivateNetworks: true, userAgent: 'Herald' });
   const media = createMediaFetcher(outbound, {
     timeoutMs: 60_000,
@@ -255,6 +259,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     dal: settingsDal,
     deliveries: deliveriesDal,
     allowPrivateNetworks: config.allowPrivateNetworks,
+    allowLoopback: config.allowLoopback,
   });
   const webhooks = createWebhookDelivery({
     db: db.kysely,
@@ -265,8 +270,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     deliveries: deliveriesDal,
     settingsDal,
     settings: webhookSettings,
-    // The same guarded client as media: the address rule is checked again on every send.
-    sender: createWebhookSender({ client: outbound, clock, userAgent: `Herald-Webhooks/${options.version ?? '0.1.0'}`, timeoutMs: options.webhookTimeoutMs }),
+    // A guarded client, as for media: the address rule is checked again on every send.
+    sender: createWebhookSender({ client: webhookOutbound, clock, userAgent: `Herald-Webhooks/${options.version ?? '0.1.0'}`, timeoutMs: options.webhookTimeoutMs }),
     retrySchedule: config.webhookRetrySchedule,
     leaseMs: policies['deliver-webhook'].leaseMs,
     onAttempt: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
@@ -368,7 +373,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
         ['http', () => app.close()],
         ['publishing', () => engine.drain(10_000)],
         ['queue', () => queue.stop()],
-        ['outbound', () => Promise.all([outbound.close(), trustedOutbound.close()])],
+        ['outbound', () => Promise.all([...new Set([outbound, webhookOutbound, trustedOutbound])].map((c) => c.close()))],
         ['database', () => db.close()],
       ];
       for (const [what, step] of steps) {
