@@ -1,6 +1,6 @@
 // The composition root: builds every dependency once from the validated configuration and wires them.
 // Nothing below reads the environment; tests build a runtime with their own config and clock.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -9,7 +9,7 @@ import { createAccountsService } from './accounts/accounts-service.ts';
 import { createConnectService } from './accounts/connect-service.ts';
 import { createCredentialsService, type CredentialsService } from './accounts/credentials.ts';
 import { SANDBOX_ROUTES, type Config } from './config.ts';
-import { openDatabase, type Db } from './db/database.ts';
+import { ensurePrivateDir, openDatabase, type Db } from './db/database.ts';
 import { exclusive } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
@@ -101,11 +101,12 @@ function encryptionKey(config: Config, log: Logger): Buffer {
   if (config.encryptionKey) return config.encryptionKey;
   const file = join(config.dataDir, 'encryption.key');
   if (existsSync(file)) {
+    if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600); // left readable by an older Herald
     const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
     if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
     return key;
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDir(config.dataDir);
   const key = Buffer.from(crypto.getRandomValues(new Uint8Array(32)));
   writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
