@@ -316,7 +316,7 @@ describe('Threads adapter against the emulator', () => {
   });
 
   test('accepted then hung: outcome_unknown, then reconcile finds the one post', async () => {
-    const adapter = rig.adapter({ http: createPlatformHttp({ timeoutMs: 400 }) });
+    const adapter = rig.adapter();
     const account = credentials(await connect(adapter));
     rig.emu.faults.add({ kind: 'accept_then_hang', method: 'POST', path: '/threads_publish' });
     const first = request(account, { content: 'did it go out?', media: [image] });
@@ -331,7 +331,7 @@ describe('Threads adapter against the emulator', () => {
   });
 
   test('an interrupted thread resumes from its checkpoint without posting anything twice', async () => {
-    const adapter = rig.adapter({ http: createPlatformHttp({ timeoutMs: 400 }) });
+    const adapter = rig.adapter();
     const account = credentials(await connect(adapter));
     const settings = { threadItems: [{ content: 'second' }, { content: 'third' }] };
     // Hang the second post's publish: the root is public, the reply is published but unanswered.
