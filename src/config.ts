@@ -32,6 +32,12 @@ export interface Config {
   /** Credentials and endpoints per platform; null when its app is not configured (sandbox or unavailable). */
   platforms: Record<Platform, PlatformSettings | null>;
   allowPrivateNetworks: boolean;
+  /**
+   * Webhook receivers on this machine's loopback addresses are allowed (private ranges are not): on by
+   * default in the sandbox, where a local receiver is the usual first test. HERALD_ALLOW_PRIVATE_NETWORKS
+   * decides when set (true: all private addresses; false: none, in the sandbox too).
+   */
+  allowLoopback: boolean;
   publishWaitMs: number;
   rateLimitPerMinute: number;
   /** Trust X-Forwarded-For from this many proxies in front (for per-address limits); 0: none. */
@@ -192,6 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandbox,
     platforms,
     allowPrivateNetworks: bool(env, 'HERALD_ALLOW_PRIVATE_NETWORKS') ?? false,
+    allowLoopback: bool(env, 'HERALD_ALLOW_PRIVATE_NETWORKS') ?? sandbox,
     publishWaitMs: int(env, 'HERALD_PUBLISH_WAIT_MS', 30_000, 0, 300_000),
     rateLimitPerMinute: int(env, 'HERALD_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     authFailuresPerMinute: int(env, 'HERALD_AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),

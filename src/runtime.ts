@@ -1,6 +1,6 @@
 // The composition root: builds every dependency once from the validated configuration and wires them.
 // Nothing below reads the environment; tests build a runtime with their own config and clock.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -11,7 +11,7 @@ import { createConnectService } from './accounts/connect-service.ts';
 import { createCredentialsDal } from './accounts/credentials-dal.ts';
 import { createCredentialsService, type CredentialsService } from './accounts/credentials.ts';
 import type { Config } from './config.ts';
-import { openDatabase, type Db } from './db/database.ts';
+import { ensurePrivateDir, openDatabase, type Db } from './db/database.ts';
 import { exclusive } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
@@ -125,11 +125,12 @@ function encryptionKey(config: Config, log: Logger): Buffer {
   if (config.encryptionKey) return config.encryptionKey;
   const file = join(config.dataDir, 'encryption.key');
   if (existsSync(file)) {
+    if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600); // left readable by an older Herald
     const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
     if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
     return key;
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDir(config.dataDir);
   const key = Buffer.from(crypto.getRandomValues(new Uint8Array(32)));
   writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
@@ -191,6 +192,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   // URLs (media, servers) may reach without HERALD_ALLOW_PRIVATE_NETWORKS.
   const sandboxOrigins = () => (config.sandbox ? [new URL(listeningUrl).origin, new URL(publicUrl()).origin] : []);
   const outbound = createOutboundClient({ allowPrivateNetworks: config.allowPrivateNetworks, userAgent: 'Herald (+https://github.com/herald)' });
+  // Webhook receivers may also be on this machine's loopback when allowLoopback (the sandbox default).
+  const webhookOutbound = config.allowLoopback && !config.allowPrivateNetworks
+    ? createOutboundClient({ allowPrivateNetworks: false, allowLoopback: true, userAgent: 'Herald (+https://github.com/herald)' })
+    : outbound;
   const trustedOutbound = createOutboundClient({ allowPrivateNetworks: true, userAgent: 'Herald' });
   const media = createMediaFetcher(outbound, {
     timeoutMs: 60_000,
@@ -335,6 +340,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     dal: settingsDal,
     deliveries: deliveriesDal,
     allowPrivateNetworks: config.allowPrivateNetworks,
+    allowLoopback: config.allowLoopback,
   });
   const webhooks = createWebhookDelivery({
     db: db.kysely,
@@ -345,8 +351,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     deliveries: deliveriesDal,
     settingsDal,
     settings: webhookSettings,
-    // The same guarded client as media: the address rule is checked again on every send.
-    sender: createWebhookSender({ client: outbound, clock, userAgent: `Herald-Webhooks/${options.version ?? '0.1.0'}`, timeoutMs: options.webhookTimeoutMs }),
+    // A guarded client, as for media: the address rule is checked again on every send.
+    sender: createWebhookSender({ client: webhookOutbound, clock, userAgent: `Herald-Webhooks/${options.version ?? '0.1.0'}`, timeoutMs: options.webhookTimeoutMs }),
     retrySchedule: config.webhookRetrySchedule,
     leaseMs: policies['deliver-webhook'].leaseMs,
     sample: sampleTarget(PLATFORM_DESCRIPTORS[0]!),
@@ -460,7 +466,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
         ['http', () => app.close()],
         ['publishing', () => engine.drain(10_000)],
         ['queue', () => queue.stop()],
-        ['outbound', () => Promise.all([outbound.close(), trustedOutbound.close(), serverFetch.close()])],
+        ['outbound', () => Promise.all([...[...new Set([outbound, webhookOutbound, trustedOutbound])].map((c) => c.close()), serverFetch.close()])],
         ['database', () => db.close()],
       ];
       for (const [what, step] of steps) {

@@ -73,6 +73,22 @@ export const errors = {
       message: `request body is larger than ${limitBytes} bytes`,
       b: invalid('payload_too_large'),
     }),
+  /** A path segment longer than any id (Fastify's router stops at 100 characters). */
+  uriTooLong: (limit: number) =>
+    new ApiError({
+      status: 414,
+      code: 'URI_TOO_LONG',
+      message: `a path segment is longer than ${limit} characters; no id is that long`,
+      b: invalid('uri_too_long'),
+    }),
+  /** The path exists, with other methods: `allow` lists them (the Allow header). */
+  methodNotAllowed: (method: string, path: string, allow: string[]) =>
+    new ApiError({
+      status: 405,
+      code: 'METHOD_NOT_ALLOWED',
+      message: `${method} is not allowed on ${path}; use ${allow.join(', ')}`,
+      headers: { allow: allow.join(', ') },
+    }),
   unsupportedMediaType: (contentType: string | undefined) =>
     new ApiError({
       status: 415,

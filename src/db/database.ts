@@ -1,7 +1,7 @@
 // Opens the database the configuration names: an embedded SQLite file (WAL) by default, PostgreSQL
 // when DATABASE_URL is set. Callers get one Kysely instance and never branch on the dialect themselves.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -45,6 +45,29 @@ const pgTypes = {
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
 };
 
+/** The data directory holds tokens and keys: created readable by its owner only (0700). */
+export function ensurePrivateDir(dir: string): void {
+  if (existsSync(dir)) return; // an operator's own directory keeps the mode it was given
+  mkdirSync(dirname(dir), { recursive: true }); // parents as usual
+  mkdirSync(dir, { mode: 0o700 });
+  chmodSync(dir, 0o700); // whatever the umask
+}
+
+/**
+ * The database file, created empty with mode 0600 before SQLite opens it: SQLite gives its -wal and
+ * -shm files the mode of the database file. Files an older Herald left readable by all are tightened.
+ */
+function ensurePrivateFiles(file: string): void {
+  closeSync(openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if ((statSync(f).mode & 0o077) !== 0) chmodSync(f, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
+
 export function openDatabase(options: {
   dataDir: string;
   databaseUrl: string | null;
@@ -75,8 +98,9 @@ export function openDatabase(options: {
       close: () => kysely.destroy(),
     };
   }
-  mkdirSync(options.dataDir, { recursive: true });
+  ensurePrivateDir(options.dataDir);
   const file = join(options.dataDir, 'herald.db');
+  ensurePrivateFiles(file);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   // NORMAL is durable in WAL mode except for the last transactions before a power cut (not a crash).

@@ -9,7 +9,9 @@ import type { Logger } from 'pino';
 import type { KeysService } from '../keys/keys-service.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { installAuth } from './auth.ts';
-import { BODY_LIMIT_BYTES, installErrorHandling } from './error-handler.ts';
+import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH, frameworkErrorHandler, installErrorHandling } from './error-handler.ts';
+import { errors } from '../contract/errors.ts';
+import { forbiddenKeyIn } from '../lib/json.ts';
 import './fastify-types.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import { installIdempotency } from './idempotency-hook.ts';
@@ -67,6 +69,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.trustProxyHops ? (deps.trustProxyHops as unknown as boolean) : false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Errors raised before routing go through the same error model as the rest (error-handler.ts).
+    frameworkErrors: frameworkErrorHandler,
     ajv: { customOptions: { removeAdditional: false } },
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
@@ -79,7 +84,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
-    defaultJson(req, body as string, done);
+    defaultJson(req, body as string, (err, value) => {
+      // Fastify refuses "__proto__" keys (and "constructor" holding "prototype") as it refuses broken
+      // JSON; valid JSON with such a key is told apart and named.
+      const found = err ? forbiddenKeyIn(body as string) : null;
+      if (found) {
+        const what = found.key === '__proto__' ? 'the key "__proto__"' : 'a "constructor" key holding "prototype"';
+        return done(errors.invalid(found.path, `${what} is not allowed in a request body (at ${found.path})`), undefined);
+      }
+      done(err, value);
+    });
   });
 
   app.addHook('onRequest', async (req, reply) => {

@@ -1,10 +1,13 @@
 // Turns anything thrown while handling a request into API.md's error shapes. Bugs become a 500 that
 // names the request id and nothing else; the details go to the log.
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errors, renderError, type ErrorShape } from '../contract/errors.ts';
 import { ajvToApiError } from '../contract/validation.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Fastify's router refuses longer path parameters (its maxParamLength default). */
+export const MAX_PARAM_LENGTH = 100;
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 const CHECK_STATUSES = new Set([400, 413, 415, 422]);
 
@@ -41,6 +44,24 @@ export function fromFastifyError(err: FastifyError, req: FastifyRequest): ApiErr
   return null;
 }
 
+/**
+ * Errors Fastify raises before routing (Fastify's `frameworkErrors`), which never reach the error
+ * handler: a malformed percent-escape in the path, a path segment too long for the router.
+ */
+export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  let apiError: ApiError;
+  if (err.code === 'FST_ERR_BAD_URL') {
+    apiError = errors.invalid(undefined, 'the request path is not a valid URL: a "%" must start a two-digit hex escape such as %20');
+  } else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    apiError = errors.uriTooLong(MAX_PARAM_LENGTH);
+  } else {
+    req.log.error({ err }, 'framework error');
+    apiError = errors.internal();
+  }
+  // The onRequest hooks did not run: the request id is set here.
+  void reply.code(apiError.status).headers({ ...apiError.headers, 'x-request-id': req.id }).send(renderError(apiError, 'A'));
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     let apiError = err instanceof ApiError ? err : fromFastifyError(err, req);
@@ -55,7 +76,10 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((req, reply) => {
-    const apiError = errors.notFound(`no route ${req.method} ${req.url.split('?')[0]}`);
-    return reply.code(404).send(renderError(apiError, 'A'));
+    const path = req.url.split('?')[0] ?? '/';
+    // A path that exists with other methods: 405 with the methods it takes, not "no route".
+    const allow = METHODS.filter((method) => method !== req.method && app.findRoute({ method, url: path }) !== null);
+    const apiError = allow.length > 0 ? errors.methodNotAllowed(req.method, path, allow) : errors.notFound(`no route ${req.method} ${path}`);
+    return reply.code(apiError.status).headers(apiError.headers).send(renderError(apiError, 'A'));
   });
 }

@@ -29,3 +29,36 @@ export function fromJson<T>(text: string | null | undefined, fallback: T): T {
   if (text === null || text === undefined || text === '') return fallback;
   return JSON.parse(text) as T;
 }
+
+/**
+ * The first key of a JSON text that could poison prototypes, with its path (as `param`: `a.b[0].c`):
+ * a `__proto__` key, or a `constructor` key whose value holds `prototype`. Null when the text has none,
+ * or is not JSON at all.
+ */
+export function forbiddenKeyIn(text: string): { key: '__proto__' | 'constructor'; path: string } | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const walk = (v: unknown, path: string): { key: '__proto__' | 'constructor'; path: string } | null => {
+    if (v === null || typeof v !== 'object') return null;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const found = walk(v[i], `${path}[${i}]`);
+        if (found) return found;
+      }
+      return null;
+    }
+    for (const [key, child] of Object.entries(v)) {
+      const here = path ? `${path}.${key}` : key;
+      if (key === '__proto__') return { key, path: here };
+      if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype')) return { key, path: here };
+      const found = walk(child, here);
+      if (found) return found;
+    }
+    return null;
+  };
+  return walk(value, '');
+}

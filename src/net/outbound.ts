@@ -1,7 +1,7 @@
 // HTTP to user-supplied URLs (media files, webhook receivers): address guard at connect time,
 // redirects followed only by hand and re-checked, time and size capped.
 import { Agent, fetch as undiciFetch } from 'undici';
-import { BlockedAddressError, checkOutboundUrl, guardedLookup } from './address.ts';
+import { BlockedAddressError, checkOutboundUrl, guardedLookupAllowing } from './address.ts';
 
 export interface OutboundRequest {
   method: 'GET' | 'POST';
@@ -50,10 +50,16 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: num
   return Buffer.concat(chunks);
 }
 
-export function createOutboundClient(options: { allowPrivateNetworks: boolean; userAgent: string }): OutboundClient {
+export function createOutboundClient(options: {
+  allowPrivateNetworks: boolean;
+  /** This machine's loopback addresses are allowed too (private ranges still are not). */
+  allowLoopback?: boolean;
+  userAgent: string;
+}): OutboundClient {
   const allowPrivate = options.allowPrivateNetworks;
+  const allowLoopback = options.allowLoopback ?? false;
   const agent = new Agent({
-    connect: allowPrivate ? {} : { lookup: guardedLookup as never },
+    connect: allowPrivate ? {} : { lookup: guardedLookupAllowing(allowLoopback) as never },
     keepAliveTimeout: 10_000,
   });
 
@@ -62,7 +68,7 @@ export function createOutboundClient(options: { allowPrivateNetworks: boolean; u
       let url = req.url;
       const deadline = AbortSignal.timeout(req.timeoutMs);
       for (let hop = 0; ; hop++) {
-        const check = checkOutboundUrl(url, allowPrivate);
+        const check = checkOutboundUrl(url, allowPrivate, allowLoopback);
         if (!check.ok) return { ok: false, reason: check.message.includes('address') ? 'blocked' : 'invalid_url', message: `URL ${check.message}` };
         let res;
         try {

@@ -159,7 +159,10 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
       return (await deliveries.find(deliveryId))!;
     },
 
-    /** POST /v1/webhooks/test: a sample of `event`, signed and guarded like any delivery, not stored. */
+    /**
+     * POST /v1/webhooks/test: a sample of `event`, signed and guarded like any delivery, not stored. Its
+     * answer changes nothing: a 410 is reported, but only a real delivery's 410 disables the settings.
+     */
     async test(apiKeyId: string, event: EventName) {
       const dest = await deps.settings.destination(apiKeyId);
       if (dest.kind === 'none') throw errors.invalid(undefined, 'this API key has no webhook settings; save them with POST /v1/webhooks/settings first');
@@ -167,7 +170,6 @@ export function createWebhookDelivery(deps: DeliveryDeps) {
       const eventId = newId('evt');
       const body = eventBody(eventId, event, now, sampleEvent(event, now, deps.sample).data);
       const r = await sender.send({ url: dest.url, secret: dest.secret, eventId, event, body });
-      if (r.gone && dest.kind === 'active') await write((trx) => stopDeliveries(trx, apiKeyId, dest.url, clock.now()));
       return { delivered: r.delivered, statusCode: r.statusCode, durationMs: r.durationMs, ...(r.error ? { error: r.error } : {}) };
     },
 

@@ -42,6 +42,8 @@ export function createWebhookSettings(deps: {
   dal: SettingsDal;
   deliveries: Pick<DeliveriesDal, 'failPending'>;
   allowPrivateNetworks: boolean;
+  /** Loopback receivers are allowed (the sandbox's default); private ranges still are not. */
+  allowLoopback?: boolean;
 }) {
   const { write, clock, box, dal } = deps;
 
@@ -58,11 +60,18 @@ export function createWebhookSettings(deps: {
     };
   }
 
+  const allowLoopback = deps.allowLoopback ?? false;
+  // What an operator can do about a refused address (API.md section 9 lets private networks in for tests
+  // and local development only).
+  const addressHint = allowLoopback
+    ? '; Herald allows loopback receivers here (the sandbox) but no other private address: set HERALD_ALLOW_PRIVATE_NETWORKS=true to allow them (local development only)'
+    : '; Herald refuses those unless HERALD_ALLOW_PRIVATE_NETWORKS=true (local development only)';
+
   async function checkUrl(raw: string): Promise<string> {
-    const check = checkOutboundUrl(raw, deps.allowPrivateNetworks);
-    if (!check.ok) throw errors.invalid('url', `url ${check.message}`);
-    if (!deps.allowPrivateNetworks && !(await resolvesToPublic(check.url.hostname))) {
-      throw errors.invalid('url', `url host ${check.url.hostname} cannot be resolved or points at a private, loopback or reserved address`);
+    const check = checkOutboundUrl(raw, deps.allowPrivateNetworks, allowLoopback);
+    if (!check.ok) throw errors.invalid('url', `url ${check.message}${check.message.includes('address') ? addressHint : ''}`);
+    if (!deps.allowPrivateNetworks && !(await resolvesToPublic(check.url.hostname, allowLoopback))) {
+      throw errors.invalid('url', `url host ${check.url.hostname} cannot be resolved or points at a private, loopback or reserved address${addressHint}`);
     }
     return raw;
   }

@@ -12,6 +12,7 @@ import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/serv
 import { approveConsent } from '../helpers/platform.ts';
 import { createTestDatabase, emulatorEnv, usingPostgres, type TestDatabase } from '../helpers/herald.ts';
 import { HERALD_MAIN, processEnv, startHeraldProcess, type HeraldProcess } from '../helpers/process.ts';
+import { until } from '../helpers/wait.ts';
 
 const CALLBACK = 'https://app.example.com/cb';
 const POSTS_EACH = 50;
@@ -89,22 +90,26 @@ test(`kill -9 mid-way: every post ends final, nothing is posted twice (${usingPo
     const body = {
       content: `crash ${scheduled ? 'scheduled' : 'now'} ${i}`,
       platforms: [targets[i % 2]!, targets[2 + (i % 2)]!],
-      ...(scheduled ? { scheduledFor: new Date(Date.now() + 1500 + (i % 10) * 300).toISOString() } : { publishNow: true }),
+      // Due a few seconds after this very request is sent: its own time, so that however late a loaded
+      // machine delivers it, it names a future time (the scheduled posts are created one at a time).
+      ...(scheduled ? { scheduledFor: new Date(Date.now() + 3_000 + (i % 10) * 300).toISOString() } : { publishNow: true }),
     };
     const res = await api(first.url, 'POST', '/v1/posts', body);
     assert.equal(res.status, 201, JSON.stringify(res.body));
     ids.push({ id: res.body.id, scheduled });
   };
+  for (let i = 0; i < POSTS_EACH; i++) await create(i, true);
   await Promise.all(Array.from({ length: POSTS_EACH }, (_, i) => create(i, false)));
-  await Promise.all(Array.from({ length: POSTS_EACH }, (_, i) => create(i, true)));
   // Kill while attempts are in flight: watch the database (a second connection) for targets mid-call.
   const watcher = openDatabase({ dataDir: database.dataDir, databaseUrl: database.databaseUrl });
-  const watchUntil = Date.now() + 10_000;
-  for (;;) {
-    const mid = await watcher.kysely.selectFrom('post_targets').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'publishing').executeTakeFirstOrThrow();
-    if (Number(mid.n) >= 3 || Date.now() > watchUntil) break;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await until(
+    'targets in flight to kill',
+    async () => {
+      const mid = await watcher.kysely.selectFrom('post_targets').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'publishing').executeTakeFirstOrThrow();
+      return Number(mid.n) >= 3;
+    },
+    { everyMs: 10 },
+  ).catch(() => {}); // the assertions below say what the kill found
   await killAll();
   await watcher.close();
 

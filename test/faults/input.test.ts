@@ -9,6 +9,10 @@
 //   limit over 100 (or under 1, or not an integer) on GET /v1/posts and deliveries → 400 VALIDATION_ERROR, limit
 //   26 targets (25 pass that rule)                                                  → 400 invalid_field_value, platforms
 //   36 media items, shared or per target (35 pass)                                  → 400 invalid_field_value, mediaItems / platforms[0].customMedia
+//   a path segment over 100 characters                                             → 414 URI_TOO_LONG (shape A)
+//   a malformed percent-escape in the path (%zz)                                   → 400 VALIDATION_ERROR (shape A)
+//   a body holding a "__proto__" key, or "constructor" holding "prototype"         → 400 invalid_field_value / VALIDATION_ERROR naming the key
+//   a method the path does not take (PUT /v1/posts, PUT /v1/posts/{id}, …)         → 405 METHOD_NOT_ALLOWED, Allow lists the path's methods
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEmulators } from '../../src/sandbox/index.ts';
@@ -181,5 +185,80 @@ describe('too many targets or media items', () => {
       'invalid_field_value',
       'platforms[0].customMedia',
     );
+  });
+});
+
+describe('errors raised by the framework, in the error model too', () => {
+  /** Shape A with the request id header, as every answer has (these are answered before routing). */
+  function assertFramework(res: { status: number; headers: Headers; body: any; text: string }, status: number, code: string) {
+    assertShapeA(res, status, code);
+    assert.match(res.headers.get('x-request-id') ?? '', /\S/, 'X-Request-Id is set');
+    assert.doesNotMatch(res.text, /FST_/, 'no framework code leaks');
+  }
+
+  test('a path segment over 100 characters → 414 URI_TOO_LONG; 100 characters are an unknown id as usual', async () => {
+    for (const path of [`/v1/posts/post_${'a'.repeat(200)}`, `/v1/posts/${'a'.repeat(101)}/retry`, `/v1/webhooks/deliveries/${'d'.repeat(5000)}`]) {
+      assertFramework(await h.request(path.endsWith('/retry') ? 'POST' : 'GET', path), 414, 'URI_TOO_LONG');
+    }
+    assertShapeA(await h.request('GET', `/v1/posts/${'a'.repeat(100)}`), 404, 'NOT_FOUND');
+  });
+
+  test('a malformed percent-escape in the path (%zz) → 400 VALIDATION_ERROR', async () => {
+    for (const path of ['/v1/posts/%zz', '/v1/posts%zz', `/v1/accounts/twitter/${x}%E0%A4%A`]) {
+      const res = await h.request('GET', path);
+      assertFramework(res, 400, 'VALIDATION_ERROR');
+      assert.match(res.body.error, /path/);
+    }
+  });
+
+  test('a "__proto__" key in a POST /v1/posts body → 400 invalid_field_value naming it (shape B), nothing created', async () => {
+    const before = await postIds();
+    for (const [raw, param] of [
+      ['{"__proto__": {"isDraft": true}, "content": "x", "isDraft": true}', '__proto__'],
+      ['{"content": "x", "isDraft": true, "tiktokSettings": {"__proto__": {"x": 1}}}', 'tiktokSettings.__proto__'],
+      ['{"content": "x", "isDraft": true, "mediaItems": [{"type": "image", "url": "https://example.com/a.jpg", "__proto__": null}]}', 'mediaItems[0].__proto__'],
+    ] as const) {
+      const res = await h.request('POST', '/v1/posts', { raw, headers: { 'content-type': 'application/json' } });
+      assert.equal(res.status, 400, res.text);
+      assert.deepEqual(Object.keys(res.body).sort(), ['code', 'error', 'param', 'type'], 'shape B');
+      assert.equal(res.body.code, 'invalid_field_value');
+      assert.equal(res.body.param, param);
+      assert.match(res.body.error, /"__proto__" is not allowed/);
+      assert.doesNotMatch(res.body.error, /not valid JSON/);
+    }
+    assert.deepEqual(await postIds(), before, 'nothing was created');
+  });
+
+  test('"__proto__", or "constructor" holding "prototype", on other routes → 400 VALIDATION_ERROR naming the key (shape A)', async () => {
+    const raw = (body: string) => h.request('POST', '/v1/webhooks/settings', { raw: body, headers: { 'content-type': 'application/json' } });
+    const proto = await raw('{"url": "https://example.com/h", "events": ["post.deleted"], "__proto__": {"secret": "x"}}');
+    assertShapeA(proto, 400, 'VALIDATION_ERROR', '__proto__');
+    assert.match(proto.body.error, /"__proto__" is not allowed/);
+    const ctor = await raw('{"url": "https://example.com/h", "events": ["post.deleted"], "constructor": {"prototype": {}}}');
+    assertShapeA(ctor, 400, 'VALIDATION_ERROR', 'constructor');
+    assert.match(ctor.body.error, /"constructor" key holding "prototype" is not allowed/);
+    assert.equal((await h.request('GET', '/v1/webhooks/settings')).status, 404, 'no settings were saved');
+    // Broken JSON is still called broken JSON.
+    assert.match((await raw('{"url": ')).body.error, /not valid JSON/);
+  });
+
+  test('a method the path does not take → 405 METHOD_NOT_ALLOWED, with Allow listing the methods it does', async () => {
+    const post = await h.request('POST', '/v1/posts', { body: { content: 'for 405', isDraft: true } });
+    for (const [method, path, allow] of [
+      ['PUT', '/v1/posts', 'GET, HEAD, POST'],
+      ['DELETE', '/v1/posts', 'GET, HEAD, POST'],
+      ['PUT', `/v1/posts/${post.body.id}`, 'GET, HEAD, PATCH, DELETE'],
+      ['GET', `/v1/posts/${post.body.id}/retry`, 'POST'],
+      ['PUT', '/v1/webhooks/settings', 'GET, HEAD, POST, DELETE'],
+      ['GET', '/v1/accounts/twitter/123', 'DELETE'],
+    ] as const) {
+      const res = await h.request(method, path);
+      assertShapeA(res, 405, 'METHOD_NOT_ALLOWED');
+      assert.equal(res.headers.get('allow'), allow, `${method} ${path}`);
+      assert.match(res.body.error, new RegExp(`^${method} is not allowed`));
+    }
+    // The post is untouched, and a path that exists for no method is still a 404.
+    assert.equal((await h.request('GET', `/v1/posts/${post.body.id}`)).status, 200);
+    assertShapeA(await h.request('PUT', '/v1/nothing-here'), 404, 'NOT_FOUND');
   });
 });

@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { connectAccount } from '../helpers/connect.ts';
 import { abandonAttempt } from '../helpers/dead-process.ts';
 import { calls, posted, publishNow, startWorld, waitAllFinal, waitFinal, type World } from '../helpers/e2e.ts';
+import { laggingClock } from '../helpers/clock.ts';
 import { createTestDatabase, startHerald, type TestHerald } from '../helpers/herald.ts';
 import type { Emulator } from '../../src/sandbox/kit/emulator.ts';
 
@@ -28,7 +29,6 @@ const tweetsSent = () => calls(x, 'POST', '/2/tweets');
 const timelineReads = () => calls(x, 'GET', '/tweets');
 const unique = (what: string) => `${what} ${Date.now()} ${Math.random().toString(36).slice(2, 8)}`;
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A post of one X target due in an hour, so that nothing runs it during the test but what the test starts. */
 async function scheduledTweet(accountId: string, content: string) {
@@ -134,10 +134,10 @@ test('429 with a reset time: the next attempt waits until the reset, then publis
     [429, 201],
   );
   // X says the limit lifts at the start of the second 2 s from now (x-rate-limit-reset, whole seconds),
-  // while the back-off alone would have waited 100 ms.
+  // while the back-off alone would have waited 100 ms. (How promptly it went after the reset depends on
+  // the machine, so it is not asserted: only that it did not go before.)
   const waited = tries[1]!.at - tries[0]!.at;
   assert.ok(waited >= 1_900, `waited ${waited} ms for a 2 s reset`);
-  assert.ok(waited < 5_000, `waited ${waited} ms: no longer than needed`);
   assert.equal(posted(x, { text: content }).length, 1);
 });
 
@@ -153,9 +153,13 @@ test('4xx rejection: the target fails at once with content_rejected and X\'s rea
   assert.equal(t.errorCode, 'content_rejected');
   assert.match(t.error, /blocked word/);
   assert.equal(t.attempts, 1);
-  await pause(600); // longer than every back-off of the harness policy
+  // No retry can come: a failed target is final to every job's claim (only POST /retry opens it again),
+  // so this is settled now, not after some quiet time that a loaded machine might not honour.
+  const stored = (await w.h.request('GET', `/v1/posts/${post.id}`)).body.platforms[0];
+  assert.equal(stored.status, 'failed');
+  assert.equal(stored.attempts, 1, 'no retry');
+  assert.equal(stored.nextAttemptAt, undefined, 'no retry is planned');
   assert.equal(tweetsSent() - sent, 1, 'X was called once');
-  assert.equal((await w.h.request('GET', `/v1/posts/${post.id}`)).body.platforms[0].attempts, 1, 'no retry');
   assert.equal(posted(x, { text: content }).length, 0);
 });
 
@@ -206,7 +210,9 @@ test('two workers on one database: both take scheduled posts, and every post is 
   const heralds: TestHerald[] = [];
   const threads = w.emu('threads');
   try {
-    const api = await startHerald({ role: 'api', database, emulators: w.server });
+    // The API's clock lags, so that posts due a moment from now are still in the future when their
+    // creates arrive, however slowly (test/helpers/clock.ts); the workers run on real time.
+    const api = await startHerald({ role: 'api', database, emulators: w.server, clock: laggingClock() });
     heralds.push(api);
     for (const log of attempts) {
       heralds.push(

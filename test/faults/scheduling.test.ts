@@ -7,11 +7,13 @@ import { openDatabase } from '../../src/db/database.ts';
 import { createEmulators } from '../../src/sandbox/index.ts';
 import type { Emulator } from '../../src/sandbox/kit/emulator.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
+import { laggingClock } from '../helpers/clock.ts';
 import { connectAccount } from '../helpers/connect.ts';
 import { heldPublishJobs } from '../helpers/dead-process.ts';
 import { posted, waitAllFinal } from '../helpers/e2e.ts';
 import { createTestDatabase, emulatorEnv, startHerald, type TestDatabase, type TestHerald } from '../helpers/herald.ts';
 import { processEnv, startHeraldProcess, type HeraldProcess } from '../helpers/process.ts';
+import { until, untilPast } from '../helpers/wait.ts';
 
 let server: EmulatorServer;
 let emulators: Emulator[];
@@ -31,7 +33,6 @@ after(async () => {
 });
 
 const emu = (name: 'twitter' | 'threads') => emulators.find((e) => e.name === name)!;
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const unique = (what: string) => `${what} ${Date.now()} ${Math.random().toString(36).slice(2, 8)}`;
 
 async function herald(options: Parameters<typeof startHerald>[0]) {
@@ -82,11 +83,12 @@ function assertPublishedOnce(posts: any[]) {
 
 test('posts that came due while no worker ran are published as soon as a worker starts, each once', async () => {
   const db = await database();
-  const api = await herald({ role: 'api', database: db });
+  const api = await herald({ role: 'api', database: db, clock: laggingClock() });
   const targets = await accounts(api, 'idle');
   const now = Date.now();
-  const due = await schedule(api, 'due without a worker', targets, [now + 300, now + 400, now + 500, now + 600]);
-  await pause(900);
+  const times = [now + 300, now + 400, now + 500, now + 600];
+  const due = await schedule(api, 'due without a worker', targets, times);
+  await untilPast(Math.max(...times));
   for (const d of due) {
     const p = (await api.request('GET', `/v1/posts/${d.id}`)).body;
     assert.ok(p.platforms.every((t: { status: string }) => t.status === 'pending'), `${d.content} waits: ${JSON.stringify(p.platforms)}`);
@@ -94,21 +96,27 @@ test('posts that came due while no worker ran are published as soon as a worker 
   }
 
   const starting = Date.now();
-  await herald({ role: 'worker', database: db });
-  const started = Date.now();
-  const posts = await waitAllFinal(api, due.map((d) => d.id), 10_000);
-  const took = Date.now() - started;
+  // "As soon as" means on the worker's start, not on a later recovery pass: here its recovery sweep runs
+  // only once, at start (the interval is an hour), so the queue (or that first sweep) must publish them.
+  // How fast is the machine's business and is not asserted.
+  const attempts: { mode: string }[] = [];
+  await herald({
+    role: 'worker',
+    database: db,
+    sweepIntervalMs: 60 * 60_000,
+    logTo: { level: 'info', write: (line) => void (line.includes('"publish attempt finished"') && attempts.push(JSON.parse(line))) },
+  });
+  const posts = await waitAllFinal(api, due.map((d) => d.id));
   assertPublishedOnce(posts);
   for (const p of posts) for (const t of p.platforms) assert.ok(Date.parse(t.publishedAt) >= starting, 'published by the worker, not before it ran');
-  // "As soon as": from the worker's first queue poll, well before a lease (5 s) or the recovery sweep's
-  // grace for overdue targets (10 s) would come into play.
-  assert.ok(took < 3_000, `all published ${took} ms after the worker started`);
+  assert.equal(attempts.length, due.length * targets.length, 'one attempt per target');
+  assert.ok(attempts.every((a) => a.mode === 'publish'), 'each a first publish, nothing reconciled or recovered');
 });
 
 test('a worker killed while holding jobs: another worker takes over once the leases run out; every scheduled post fires, each once', { timeout: 60_000 }, async () => {
   const db = await database();
   const leaseMs = 1_500;
-  const api = await herald({ role: 'api', database: db, leaseMs });
+  const api = await herald({ role: 'api', database: db, leaseMs, clock: laggingClock() });
   const targets = await accounts(api, 'killed');
   // Due from 1.5 s to 4.5 s from now: some are in flight at the kill, some not due yet.
   const now = Date.now();
@@ -126,14 +134,16 @@ test('a worker killed while holding jobs: another worker takes over once the lea
   let held = 0;
   let inFlight = 0;
   try {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const r = await watcher.kysely.selectFrom('post_targets').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'publishing').executeTakeFirstOrThrow();
-      inFlight = Number(r.n);
-      held = await heldPublishJobs(watcher);
-      if ((inFlight >= 3 && held >= 1) || Date.now() > deadline) break;
-      await pause(10);
-    }
+    await until(
+      'the doomed worker to hold jobs with attempts in flight',
+      async () => {
+        const r = await watcher.kysely.selectFrom('post_targets').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'publishing').executeTakeFirstOrThrow();
+        inFlight = Number(r.n);
+        held = await heldPublishJobs(watcher);
+        return inFlight >= 3 && held >= 1;
+      },
+      { everyMs: 10 },
+    ).catch(() => {}); // the assertion below says what was seen
     await doomed.kill();
   } finally {
     await watcher.close();
@@ -151,7 +161,7 @@ test('a worker killed while holding jobs: another worker takes over once the lea
       leaseMs,
       logTo: { level: 'info', write: (line) => void (line.includes('"publish attempt finished"') && attempts.push(JSON.parse(line))) },
     });
-    const posts = await waitAllFinal(api, due.map((d) => d.id), 30_000);
+    const posts = await waitAllFinal(api, due.map((d) => d.id));
     assertPublishedOnce(posts);
     for (const [i, p] of posts.entries()) {
       for (const t of p.platforms) assert.ok(Date.parse(t.publishedAt) >= Date.parse(due[i]!.scheduledFor), `${p.content} fired at its time, not before`);

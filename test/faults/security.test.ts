@@ -7,6 +7,9 @@
 //   media URL at a private, loopback or link-local address form    → accepted at create, refused at publish: media_rejected, nothing fetched
 //   webhook URL at a private, loopback or link-local address form  → 400 VALIDATION_ERROR param url when saved; blocked when sent
 //   (control) the same URLs with HERALD_ALLOW_PRIVATE_NETWORKS=true → saved / published: the refusals are the address rule's
+//   webhook URL at a loopback form in the sandbox (setting unset)  → saved and delivered: a local receiver is the sandbox's first test
+//   webhook URL at a private form in the sandbox (setting unset)   → 400 naming HERALD_ALLOW_PRIVATE_NETWORKS; blocked when sent
+//   webhook URL at a loopback form, sandbox, setting false          → 400 naming HERALD_ALLOW_PRIVATE_NETWORKS: an explicit false is kept
 //   a reused OAuth state                                           → 400 OAUTH_STATE_INVALID; the first connection stands
 //   another key's OAuth state (named, or picked as newest)         → 400 OAUTH_STATE_INVALID; nothing connected; the owner still can
 //   tokens at rest                                                 → no access or refresh token the emulators issued is in any column of any table
@@ -231,7 +234,8 @@ describe("another key's resources", () => {
       assert.equal(res.body.code, 'NOT_FOUND');
     }
     assert.deepEqual(await listDeliveries(h, intruder.key), []);
-    await new Promise((r) => setTimeout(r, 200));
+    // A redelivery is sent before its answer, never later in the background: after the 404s there is
+    // nothing on its way to wait for.
     assert.deepEqual(await ownerView(), before, 'the receiver heard nothing more');
   });
 });
@@ -296,6 +300,7 @@ describe('SSRF: webhook URLs (checked when saved, and again when sent)', () => {
       assert.equal(res.body.code, 'VALIDATION_ERROR');
       assert.equal(res.body.param, 'url');
       assert.match(res.body.error, /private, loopback or reserved/);
+      assert.match(res.body.error, /HERALD_ALLOW_PRIVATE_NETWORKS=true/, 'the refusal names the setting that lifts it');
       assert.equal((await guarded.request('GET', '/v1/webhooks/settings')).body.url, PUBLIC, 'the stored settings are unchanged');
 
       // Stored anyway (saved while allowed, or edited in the database): the send is refused all the same.
@@ -318,6 +323,62 @@ describe('SSRF: webhook URLs (checked when saved, and again when sent)', () => {
     for (const form of FORMS) {
       const saved = await saveSettings(h, { url: hookUrlAt(form), events: ['post.deleted'] }, key);
       assert.equal(saved.url, hookUrlAt(form));
+    }
+  });
+});
+
+describe('SSRF: webhook URLs in the sandbox (loopback allowed unless the setting says otherwise)', () => {
+  const LOOPBACK = FORMS.slice(0, 6);
+  const PRIVATE = FORMS.slice(6);
+  let sandbox: TestHerald; // the built-in sandbox, HERALD_ALLOW_PRIVATE_NETWORKS unset
+  let strict: TestHerald; // the built-in sandbox, HERALD_ALLOW_PRIVATE_NETWORKS=false
+  before(async () => {
+    sandbox = await startHerald({ env: { HERALD_ALLOW_PRIVATE_NETWORKS: '' } });
+    strict = await startHerald({ env: { HERALD_ALLOW_PRIVATE_NETWORKS: 'false' } });
+    assert.ok(sandbox.runtime.config.sandbox && strict.runtime.config.sandbox);
+  });
+  after(async () => {
+    await sandbox.close();
+    await strict.close();
+  });
+
+  test('a loopback receiver, every loopback form → saved; a test send and a real event reach it', async () => {
+    const { key } = await sandbox.newKey('local receiver');
+    for (const form of LOOPBACK) {
+      const saved = await saveSettings(sandbox, { url: hookUrlAt(form), events: ['post.deleted'] }, key);
+      assert.equal(saved.url, hookUrlAt(form));
+    }
+    const url = hookUrlAt(FORMS[0]!);
+    await saveSettings(sandbox, { url, events: ['post.deleted'] }, key);
+    const heard = receiver.received.length;
+    const sent = await sandbox.request('POST', '/v1/webhooks/test', { key, body: { event: 'webhook.test' } });
+    assert.equal(sent.status, 200, sent.text);
+    assert.equal(sent.body.delivered, true, sent.text);
+    const postId = await deleteADraft(sandbox, key);
+    const got = await receiver.waitFor(heard + 2);
+    assert.ok(got.slice(heard).some((r) => r.json?.event === 'post.deleted' && r.json.data.postId === postId), 'the event was delivered');
+  });
+
+  test('a private receiver → 400 VALIDATION_ERROR naming HERALD_ALLOW_PRIVATE_NETWORKS; blocked when sent all the same', async () => {
+    const { key, id } = await sandbox.newKey('private receiver');
+    await saveSettings(sandbox, { url: hookUrlAt(FORMS[0]!), events: ['post.deleted'] }, key);
+    for (const form of PRIVATE) {
+      const res = await sandbox.request('POST', '/v1/webhooks/settings', { key, body: { url: hookUrlAt(form), events: ['post.deleted'] } });
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.param, 'url');
+      assert.match(res.body.error, /allows loopback receivers here .* set HERALD_ALLOW_PRIVATE_NETWORKS=true/);
+      await sandbox.runtime.db.writable.updateTable('webhook_settings').set({ url: hookUrlAt(form) }).where('api_key_id', '=', id).execute();
+      const sent = await sandbox.request('POST', '/v1/webhooks/test', { key, body: { event: 'webhook.test' } });
+      assert.equal(sent.body.delivered, false, sent.text);
+      assert.match(sent.body.error, /^blocked: .*private, loopback or reserved/);
+    }
+  });
+
+  test('HERALD_ALLOW_PRIVATE_NETWORKS=false in the sandbox → loopback refused too, naming the setting', async () => {
+    for (const form of LOOPBACK) {
+      const res = await strict.request('POST', '/v1/webhooks/settings', { body: { url: hookUrlAt(form), events: ['post.deleted'] } });
+      assert.equal(res.status, 400, `${form.label}: ${res.text}`);
+      assert.match(res.body.error, /HERALD_ALLOW_PRIVATE_NETWORKS=true/);
     }
   });
 });

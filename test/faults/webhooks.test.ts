@@ -5,7 +5,8 @@
 //   receiver answers 301                 → the redirect is not followed, counts as failed, the target never hears
 //   receiver answers 410                 → no retry; the settings are disabled and nothing is sent until saved again
 //   Herald killed after the change, before the send → the event survives and is delivered once after restart
-// The retry schedule is shortened (HERALD_WEBHOOK_RETRY_SCHEDULE=0.2,0.4) and the time-out is 500 ms.
+// The retry schedule is shortened (HERALD_WEBHOOK_RETRY_SCHEDULE=0.2,0.4) and the time-out is 2 s: far above any
+// real answer here even on a loaded machine; the slow receiver holds its answer for a minute.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase } from '../../src/db/database.ts';
@@ -19,7 +20,6 @@ const receivers: Receiver[] = [];
 const databases: TestDatabase[] = [];
 const processes: HeraldProcess[] = [];
 const cleanups: (() => Promise<void>)[] = [];
-const pause = (ms: number) => new Promise((res) => setTimeout(res, ms));
 
 async function receiver(): Promise<Receiver> {
   const r = await startReceiver();
@@ -42,7 +42,7 @@ async function oneEventTo(r: Receiver): Promise<string> {
 }
 
 before(async () => {
-  h = await startHerald({ env: { HERALD_WEBHOOK_RETRY_SCHEDULE: '0.2,0.4' }, webhookTimeoutMs: 500 });
+  h = await startHerald({ env: { HERALD_WEBHOOK_RETRY_SCHEDULE: '0.2,0.4' }, webhookTimeoutMs: 2_000 });
 });
 after(async () => {
   for (const p of processes) await p.kill();
@@ -61,17 +61,17 @@ test('receiver answers 500, 500, then 200 → retried on the schedule with the s
   const r = await receiver();
   r.script({ status: 500 }, { status: 500 });
   const key = await oneEventTo(r);
-  const got = await r.waitFor(3);
-  await pause(700);
-  assert.equal(r.received.length, 3, 'nothing after the 2xx');
+  // Delivered is final: once the delivery says so, nothing more can be sent for it.
+  const d = await newestDeliveryOnceIs(h, key, 'delivered');
+  const got = r.received.slice();
+  assert.equal(got.length, 3, 'three attempts, nothing after the 2xx');
   assert.equal(new Set(got.map((g) => g.headers['x-herald-event-id'])).size, 1, 'the same event id on every attempt');
   assert.equal(new Set(got.map((g) => g.headers['webhook-id'])).size, 1, 'the same webhook-id on every attempt');
   assert.ok(got.every((g) => g.raw.equals(got[0]!.raw)), 'the same bytes on every attempt');
+  // Not before their time; how long after depends on the machine and is not asserted.
   const gaps = [got[1]!.at - got[0]!.at, got[2]!.at - got[1]!.at];
-  assert.ok(gaps[0]! >= 190 && gaps[0]! < 3000, `first retry after ~0.2 s, was ${gaps[0]} ms`);
-  assert.ok(gaps[1]! >= 390 && gaps[1]! < 3000, `second retry after ~0.4 s, was ${gaps[1]} ms`);
-  const [d] = await listDeliveries(h, key);
-  assert.equal(d.status, 'delivered');
+  assert.ok(gaps[0]! >= 190, `first retry after 0.2 s, was ${gaps[0]} ms`);
+  assert.ok(gaps[1]! >= 390, `second retry after 0.4 s, was ${gaps[1]} ms`);
   assert.equal(d.attempts, 3);
   assert.equal(d.eventId, got[0]!.json.id);
   const attempts = await history(key, d.id);
@@ -89,22 +89,23 @@ test('receiver answers 503 every time → one attempt per scheduled retry, then 
   const d = await newestDeliveryOnceIs(h, key, 'failed');
   assert.equal(d.attempts, 3, 'the first send and one per scheduled retry');
   assert.equal(d.lastStatusCode, 503);
-  assert.equal(d.nextAttemptAt, null);
-  await pause(500);
+  assert.equal(d.nextAttemptAt, null, 'failed is final: nothing more is planned');
   assert.equal(r.received.length, 3, 'nothing after the schedule is used up');
   assert.equal(new Set(r.received.map((g) => g.headers['x-herald-event-id'])).size, 1);
 });
 
 test('receiver slower than the time-out → the attempt counts as failed, is retried with the same event id, then delivered', async () => {
   const r = await receiver();
-  r.script({ status: 200, delayMs: 1500 });
+  r.script({ status: 200, delayMs: 60_000 });
   const key = await oneEventTo(r);
   const d = await newestDeliveryOnceIs(h, key, 'delivered');
   assert.equal(d.attempts, 2, 'the slow answer counted as a failure and was retried');
   const [first, second] = await history(key, d.id);
   assert.equal(first.statusCode, null, 'the late 200 is not taken as an answer');
-  assert.match(first.error, /no answer within 500 ms/);
-  assert.ok(first.durationMs >= 450 && first.durationMs < 1400, `gave up at the time-out, took ${first.durationMs} ms`);
+  assert.match(first.error, /no answer within 2000 ms/);
+  // It gave up at the time-out rather than waiting for the late answer: no status code, and the error
+  // names the time-out (how much later than 2 s it gave up depends on the machine).
+  assert.ok(first.durationMs >= 1_950, `waited for the time-out, took ${first.durationMs} ms`);
   assert.equal(second.statusCode, 200);
   assert.equal(r.received.length, 2);
   assert.equal(r.received[0]!.headers['x-herald-event-id'], r.received[1]!.headers['x-herald-event-id']);
@@ -134,10 +135,11 @@ test('receiver answers 410 → no retry, the settings are disabled and nothing i
   assert.ok(settings.body.disabledAt, 'settings disabled');
   assert.match(settings.body.disabledReason, /410/);
 
+  // An event's delivery is written in the transaction of the change, so once the deletion has answered
+  // a delivery either exists or never will; without one nothing can be sent.
   await deleteADraft(h, key);
-  await pause(500);
-  assert.equal(r.received.length, 1, 'nothing is sent while disabled');
-  assert.equal((await listDeliveries(h, key)).length, 1, 'nor recorded');
+  assert.equal((await listDeliveries(h, key)).length, 1, 'nothing recorded while disabled');
+  assert.equal(r.received.length, 1, 'nor sent');
 
   const again = await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
   assert.equal((again as any).disabledAt, null);
@@ -183,7 +185,10 @@ test('Herald killed (SIGKILL) after the change is committed, before the send →
   assert.equal(post, undefined, 'the change itself is committed');
 
   const restarted = await startHerald({ database: db });
-  cleanups.push(() => restarted.close());
+  let closed = false;
+  cleanups.push(async () => {
+    if (!closed) await restarted.close();
+  });
   const [got] = await r.waitFor(1);
   assert.equal(got!.json.event, 'post.deleted');
   assert.deepEqual(got!.json.data, { postId });
@@ -193,6 +198,8 @@ test('Herald killed (SIGKILL) after the change is committed, before the send →
     return first?.status === 'delivered' ? first : undefined;
   });
   assert.equal(d.attempts, 1);
-  await pause(300);
+  // Stopping Herald waits for whatever it has in hand: a second send, if any, would have arrived by now.
+  closed = true;
+  await restarted.close();
   assert.equal(r.received.length, 1, 'delivered once');
 });

@@ -6,6 +6,7 @@ import type { Emulator } from '../../src/sandbox/kit/emulator.ts';
 import type { LedgerEntry } from '../../src/sandbox/kit/ledger.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
 import { startHerald, type HttpResult, type StartOptions, type TestHerald } from './herald.ts';
+import { HANG_CAP_MS } from './wait.ts';
 
 export interface World {
   server: EmulatorServer;
@@ -47,8 +48,8 @@ export function calls(emu: Emulator, method: string, pathPart: string): number {
   return emu.calls.filter((c) => c.method === method && c.path.includes(pathPart)).length;
 }
 
-/** Polls a post until it is final (for work that finishes in the background). */
-export async function waitFinal(h: TestHerald, postId: string, timeoutMs = 15_000, key?: string) {
+/** Polls a post until it is final (for work that finishes in the background); the cap only catches a hang. */
+export async function waitFinal(h: TestHerald, postId: string, timeoutMs = HANG_CAP_MS, key?: string) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await h.request('GET', `/v1/posts/${postId}`, { key });
@@ -61,8 +62,9 @@ export async function waitFinal(h: TestHerald, postId: string, timeoutMs = 15_00
 /**
  * Polls until every one of the posts is final, reading the list (one request per page a round) rather
  * than each post, so that many posts can be awaited within the API's rate limit. Returns them in order.
+ * The cap only catches a hang.
  */
-export async function waitAllFinal(h: TestHerald, postIds: string[], timeoutMs = 30_000, key?: string) {
+export async function waitAllFinal(h: TestHerald, postIds: string[], timeoutMs = 2 * HANG_CAP_MS, key?: string) {
   const deadline = Date.now() + timeoutMs;
   const wanted = new Set(postIds);
   for (;;) {

@@ -2,6 +2,7 @@
 // answers as the test scripts it (status, delay, redirect).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HANG_CAP_MS } from './wait.ts';
 
 export interface Received {
   method: string;
@@ -24,7 +25,7 @@ export interface Receiver {
   /** Answers for the next requests, in order; afterwards `fallback`. */
   script(...replies: Reply[]): void;
   fallback: Reply;
-  /** Resolves once `n` requests arrived (rejects after `timeoutMs`). */
+  /** Resolves once `n` requests arrived (rejects after `timeoutMs`: a hang, not slowness). */
   waitFor(n: number, timeoutMs?: number): Promise<Received[]>;
   /** Requests whose body has this event name. */
   ofEvent(event: string): Received[];
@@ -68,7 +69,7 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     url: `http://127.0.0.1:${port}${path}`,
     received,
     script: (...replies: Reply[]) => void queue.push(...replies),
-    waitFor(n: number, timeoutMs = 10_000) {
+    waitFor(n: number, timeoutMs = HANG_CAP_MS) {
       if (received.length >= n) return Promise.resolve(received.slice());
       return new Promise<Received[]>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${n} requests in ${timeoutMs} ms`)), timeoutMs);

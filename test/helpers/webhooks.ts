@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import type { TestHerald } from './herald.ts';
 import type { Received } from './webhook-receiver.ts';
+import { HANG_CAP_MS } from './wait.ts';
 
 export async function saveSettings(h: TestHerald, body: Record<string, unknown>, key?: string) {
   const res = await h.request('POST', '/v1/webhooks/settings', { body, key });
@@ -30,8 +31,8 @@ export function assertSigned(r: Received, secret: string): void {
   assert.equal(r.headers['webhook-signature'], `v1,${expected}`, 'webhook-signature follows Standard Webhooks');
 }
 
-/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs` (a hang, not slowness). */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = HANG_CAP_MS, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
@@ -53,6 +54,6 @@ export async function newestDeliveryOnceIs(h: TestHerald, key: string | undefine
   const list = await eventually(async () => {
     const l = await listDeliveries(h, key);
     return l[0]?.status === status ? l : undefined;
-  }, 10_000, `the newest delivery to be ${status}`);
+  }, HANG_CAP_MS, `the newest delivery to be ${status}`);
   return list[0];
 }

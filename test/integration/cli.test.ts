@@ -1,6 +1,8 @@
 // The `herald` command as an operator runs it: keys, migrate, start (first key printed once), graceful
 // stop, and configuration errors that name the setting.
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/herald.ts';
@@ -10,6 +12,7 @@ import { createKeysDal } from '../../src/keys/keys-dal.ts';
 import { createKeysService } from '../../src/keys/keys-service.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { ensureFirstKey } from '../../src/runtime.ts';
+import { HANG_CAP_MS, until } from '../helpers/wait.ts';
 
 const MAIN = new URL('../../src/cli/main.ts', import.meta.url).pathname;
 let database: TestDatabase;
@@ -89,15 +92,8 @@ describe('herald start', () => {
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (out += d.toString()));
       after(() => child.kill('SIGKILL'));
-      const key = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no key printed:\n${out}`)), 30_000);
-        child.stdout.on('data', () => {
-          const m = /hk_[A-Za-z0-9_-]{40,}/.exec(out);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[0]);
-          }
-        });
+      const key = await until('the first key to be printed', () => /hk_[A-Za-z0-9_-]{40,}/.exec(out)?.[0]).catch((err: Error) => {
+        throw new Error(`${err.message}; it printed:\n${out}`);
       });
       const url = /(http:\/\/127\.0\.0\.1:\d+)\/v1\/posts/.exec(out)![1];
       const res = await fetch(`${url}/v1/posts`, { headers: { authorization: `Bearer ${key}` } });
@@ -114,6 +110,47 @@ describe('herald start', () => {
       });
       assert.equal(JSON.parse(again.stdout).length, 1);
     } finally {
+      await fresh.drop();
+    }
+  });
+
+  test('a busy port: says which setting to change, exits 1 without a stack, and the first key is not spent', async () => {
+    const fresh = await createTestDatabase();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    const freshEnv = {
+      ...env,
+      HERALD_DATA_DIR: fresh.dataDir,
+      HERALD_ENCRYPTION_KEY: fresh.encryptionKey,
+      ...(fresh.databaseUrl ? { DATABASE_URL: fresh.databaseUrl } : {}),
+    };
+    try {
+      const busy = spawnSync(process.execPath, [MAIN, 'start'], { env: { ...freshEnv, PORT: String(port), HOST: '127.0.0.1' }, encoding: 'utf8', timeout: HANG_CAP_MS });
+      assert.equal(busy.status, 1, `exits 1 on its own:\n${busy.stdout}\n${busy.stderr}`);
+      assert.match(busy.stderr, new RegExp(`herald: cannot listen on 127\\.0\\.0\\.1:${port}: the port is already in use`));
+      assert.match(busy.stderr, /set PORT to a free port \(or HOST to another address\)/);
+      assert.doesNotMatch(busy.stderr, /\n\s+at /, 'no stack trace');
+      assert.doesNotMatch(busy.stdout, /hk_/, 'no key was printed');
+      // No key was created either, so the next start (on a free port) still creates one and prints it.
+      const none = spawnSync(process.execPath, [MAIN, 'keys', 'list', '--json'], { env: freshEnv, encoding: 'utf8' });
+      assert.deepEqual(JSON.parse(none.stdout), []);
+      const child = spawn(process.execPath, [MAIN, 'start'], { env: { ...freshEnv, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      try {
+        const key = await until('the first key to be printed', () => /hk_[A-Za-z0-9_-]{40,}/.exec(out)?.[0]);
+        const url = /(http:\/\/127\.0\.0\.1:\d+)\/v1\/posts/.exec(out)![1];
+        assert.equal((await fetch(`${url}/v1/posts`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
+      } finally {
+        await new Promise((resolve) => {
+          child.once('exit', resolve);
+          child.kill('SIGTERM');
+        });
+      }
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
       await fresh.drop();
     }
   });

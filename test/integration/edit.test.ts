@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { testClock } from '../helpers/clock.ts';
 import { connectAccount } from '../helpers/connect.ts';
 import { posted, publishNow, startWorld, type World } from '../helpers/e2e.ts';
+import { gate, until } from '../helpers/wait.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 import { saveSettings } from '../helpers/webhooks.ts';
 
@@ -135,8 +136,28 @@ async function editedEvents(postId: string): Promise<unknown[]> {
 
 test('two concurrent edits of one tweet: X gets one, the other is told to wait', async () => {
   const post = await publishNow(w.h, { content: `race ${Date.now()}`, platforms: [{ platform: 'twitter', accountId: premium }] });
-  w.emu('twitter').faults.add({ kind: 'slow', method: 'POST', path: '/2/tweets', delayMs: 300 });
-  const results = await Promise.all([edit(post.id, { content: 'first racer' }), edit(post.id, { content: 'second racer' })]);
+  // Whichever edit reaches X is held there until the other has its answer, so the two overlap whatever
+  // the machine's speed. (Were both let through, each would wait for the other: a hang, caught by the cap.)
+  const adapter = w.h.runtime.adapters.twitter;
+  const realEdit = adapter.edit!;
+  const oneAnswered = gate();
+  adapter.edit = {
+    ...realEdit,
+    send: async (request) => {
+      await until('the other edit to be answered', () => oneAnswered.isOpen());
+      return realEdit.send(request);
+    },
+  };
+  let results;
+  try {
+    const answered = (res: Awaited<ReturnType<typeof edit>>) => {
+      oneAnswered.open();
+      return res;
+    };
+    results = await Promise.all([edit(post.id, { content: 'first racer' }).then(answered), edit(post.id, { content: 'second racer' }).then(answered)]);
+  } finally {
+    adapter.edit = realEdit;
+  }
   assert.deepEqual(results.map((r) => r.status).sort(), [200, 409], results.map((r) => r.text).join(' | '));
   assert.equal(results.find((r) => r.status === 409)!.body.code, 'CONFLICT');
   const edits = posted(w.emu('twitter'), { kind: 'edit' }).filter((e) => e.text === 'first racer' || e.text === 'second racer');

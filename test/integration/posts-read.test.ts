@@ -4,18 +4,21 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEmulators } from '../../src/sandbox/index.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
+import { behind, testClock } from '../helpers/clock.ts';
 import { connectAccount } from '../helpers/connect.ts';
+import { waitFinal } from '../helpers/e2e.ts';
 import { startHerald, type TestHerald } from '../helpers/herald.ts';
 
 let server: EmulatorServer;
 let h: TestHerald;
 let x: string;
 let threads: string;
+const clock = testClock();
 const later = () => new Date(Date.now() + 3_600_000).toISOString();
 
 before(async () => {
   server = await startEmulatorServer(createEmulators());
-  h = await startHerald({ emulators: server });
+  h = await startHerald({ emulators: server, clock });
   x = (await connectAccount(h, 'twitter')).accountId;
   threads = (await connectAccount(h, 'threads')).accountId;
 });
@@ -134,18 +137,28 @@ describe('get and delete', () => {
   });
 
   test('delete removes the post and cancels its scheduled targets', async () => {
-    const res = await h.request('POST', '/v1/posts', {
-      body: { content: 'soon', scheduledFor: new Date(Date.now() + 1500).toISOString(), platforms: [{ platform: 'twitter', accountId: x }] },
+    const due = new Date(Date.now() + 1500).toISOString();
+    const schedule = (content: string) => h.request('POST', '/v1/posts', { body: { content, scheduledFor: due, platforms: [{ platform: 'twitter', accountId: x }] } });
+    // Herald's clock is held behind while the post is created and deleted, so it cannot come due
+    // before the deletion however slowly these requests go through.
+    const witness = await behind(clock, async () => {
+      const res = await schedule('soon');
+      assert.equal(res.status, 201, res.text);
+      // Due at the same moment, to the same account: once it is published, the deleted post's time has
+      // come and gone too.
+      const other = await schedule('due with it');
+      assert.equal(other.status, 201, other.text);
+      const del = await h.request('DELETE', `/v1/posts/${res.body.id}`);
+      assert.equal(del.status, 200);
+      assert.deepEqual(del.body, { id: res.body.id, deleted: true });
+      assert.equal((await h.request('GET', `/v1/posts/${res.body.id}`)).status, 404);
+      assert.equal((await h.request('DELETE', `/v1/posts/${res.body.id}`)).status, 404);
+      return other.body.id as string;
     });
-    assert.equal(res.status, 201, res.text);
-    const del = await h.request('DELETE', `/v1/posts/${res.body.id}`);
-    assert.equal(del.status, 200);
-    assert.deepEqual(del.body, { id: res.body.id, deleted: true });
-    assert.equal((await h.request('GET', `/v1/posts/${res.body.id}`)).status, 404);
-    assert.equal((await h.request('DELETE', `/v1/posts/${res.body.id}`)).status, 404);
     // Past its time, nothing reached the platform.
-    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal((await waitFinal(h, witness)).status, 'published');
     const ledger = (await fetch(`${server.rootOf('twitter')}/__sandbox/ledger`).then((r) => r.json())) as { posts: { text: string }[] };
+    assert.equal(ledger.posts.filter((p: { text: string }) => p.text === 'due with it').length, 1);
     assert.equal(ledger.posts.filter((p: { text: string }) => p.text === 'soon').length, 0);
   });
 });

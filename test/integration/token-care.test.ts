@@ -8,6 +8,7 @@ import { createTikTokEmulator } from '../../src/sandbox/tiktok/emulator.ts';
 import { createTwitterEmulator } from '../../src/sandbox/twitter/emulator.ts';
 import { connectAccount } from '../helpers/connect.ts';
 import { startWorld, type World } from '../helpers/e2e.ts';
+import { gate, until } from '../helpers/wait.ts';
 
 let w: World;
 before(async () => {
@@ -47,11 +48,29 @@ test('a reconnect during a refresh wins: its tokens are kept and used', async ()
   const { accountId } = await connectAccount(w.h, 'twitter', consent);
   const db = w.h.runtime.db.writable;
   await db.updateTable('accounts').set({ token_expires_at: Date.now() + 60_000 }).where('account_id', '=', accountId).execute();
-  w.emu('twitter').faults.add({ kind: 'slow', method: 'POST', path: '/2/oauth2/token', delayMs: 1_000 });
-  const refreshing = w.h.runtime.credentials.refreshDue();
-  await new Promise((r) => setTimeout(r, 200));
-  await connectAccount(w.h, 'twitter', consent);
-  const reconnected = await rowOf(accountId);
+  // The refresh gets its new tokens from X, then is held until the reconnect has stored its own: the
+  // race is set up by the test, not left to timing.
+  const adapter = w.h.runtime.adapters.twitter;
+  const realRefresh = adapter.refresh;
+  const atX = gate();
+  const reconnectedGate = gate();
+  adapter.refresh = async (account) => {
+    const out = await realRefresh.call(adapter, account);
+    atX.open();
+    await reconnectedGate.opened;
+    return out;
+  };
+  let reconnected;
+  let refreshing;
+  try {
+    refreshing = w.h.runtime.credentials.refreshDue();
+    await until('the refresh to have its new tokens from X', () => atX.isOpen());
+    await connectAccount(w.h, 'twitter', consent);
+    reconnected = await rowOf(accountId);
+  } finally {
+    reconnectedGate.open();
+    adapter.refresh = realRefresh;
+  }
   await refreshing;
   const after = await rowOf(accountId);
   assert.equal(after.access_token, reconnected.access_token, "the refresh that started before the reconnect did not overwrite its tokens");

@@ -12,7 +12,7 @@ let h: TestHerald;
 let r: Receiver;
 
 before(async () => {
-  h = await startHerald({ env: { HERALD_WEBHOOK_RETRY_SCHEDULE: '0.2,0.4' }, webhookTimeoutMs: 1000 });
+  h = await startHerald({ env: { HERALD_WEBHOOK_RETRY_SCHEDULE: '0.2,0.4' }, webhookTimeoutMs: 2_000 });
   r = await startReceiver();
 });
 after(async () => {
@@ -210,14 +210,32 @@ describe('POST /v1/webhooks/test', () => {
     assert.equal(res.body.statusCode, 503);
     assert.match(res.body.error, /503/);
 
-    r.script({ status: 200, delayMs: 1500 });
+    r.script({ status: 200, delayMs: 60_000 }); // far past the time-out
     const slow = await h.request('POST', '/v1/webhooks/test', { key, body: { event: 'webhook.test' } });
     assert.equal(slow.body.delivered, false);
     assert.equal(slow.body.statusCode, null);
-    assert.match(slow.body.error, /no answer within 1000 ms/);
+    assert.match(slow.body.error, /no answer within 2000 ms/);
 
     const bad = await h.request('POST', '/v1/webhooks/test', { key, body: { event: 'post.exploded' } });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.param, 'event');
+  });
+
+  test('a 410 to a test send is reported and changes nothing: the settings stay live and real events still go', async () => {
+    const { key, id } = await h.newKey();
+    await saveSettings(h, { url: r.url, events: ['post.deleted'] }, key);
+    r.script({ status: 410 });
+    const res = await h.request('POST', '/v1/webhooks/test', { key, body: { event: 'webhook.test' } });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.delivered, false);
+    assert.equal(res.body.statusCode, 410);
+    const settings = await h.request('GET', '/v1/webhooks/settings', { key });
+    assert.equal(settings.body.disabledAt, null, 'only a real delivery answered 410 disables the settings');
+    assert.equal(settings.body.disabledReason, null);
+
+    const heard = r.received.length;
+    await record(id, [{ event: 'post.deleted', data: { postId: 'post_after_a_test_410' } }]);
+    const got = await r.waitFor(heard + 1);
+    assert.equal(got[heard]!.json.data.postId, 'post_after_a_test_410', 'a real event is still delivered');
   });
 });

@@ -11,9 +11,11 @@ import { adapterDeps, approveConsent } from '../helpers/platform.ts';
 const REDIRECT = 'https://app.example.com/callback';
 const DAY_MS = 24 * 60 * 60_000;
 let clockOffset = 0;
-// The second emulator has a tiny quota, slow processing and a clock the tests can move.
+/** Set to hold the slow emulator's clock still (a state that lasts "a while" must not end mid-test). */
+let frozenAt: number | null = null;
+// The second emulator has a tiny quota, slow processing and a clock the tests can move or stop.
 const emu = createMetaEmulator();
-const slow = createMetaEmulator({ publishQuota: 1, processingMs: 300, now: () => Date.now() + clockOffset });
+const slow = createMetaEmulator({ publishQuota: 1, processingMs: 300, now: () => (frozenAt ?? Date.now()) + clockOffset });
 let server: EmulatorServer;
 let slowServer: EmulatorServer;
 let ig: PlatformAdapter;
@@ -214,15 +216,22 @@ test('accept_then_hang on media_publish: outcome_unknown, reconcile finds exactl
 test('reconcile says unknown while the container is still processing', async () => {
   const [slowAccount] = await connect(igSlow, { sandbox_user: 'slowpoke', sandbox_pages: '1' });
   const a = creds(slowAccount!);
-  const res = await fetch(`${slowServer.rootOf('meta')}/v21.0/${a.accountId}/media`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ image_url: jpg, caption: 'processing', access_token: a.accessToken }),
-  });
-  const { id } = (await res.json()) as { id: string };
-  const { req } = request(a, 'processing', [image()]);
-  const r = await igSlow.reconcile({ ...req, checkpoint: { containerId: id } });
-  assert.ok(r.ok && r.found === 'unknown', JSON.stringify(r));
+  // The emulator's clock stands still, so the container is still processing when reconcile asks, however
+  // long the machine takes between the two calls.
+  frozenAt = Date.now();
+  try {
+    const res = await fetch(`${slowServer.rootOf('meta')}/v21.0/${a.accountId}/media`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ image_url: jpg, caption: 'processing', access_token: a.accessToken }),
+    });
+    const { id } = (await res.json()) as { id: string };
+    const { req } = request(a, 'processing', [image()]);
+    const r = await igSlow.reconcile({ ...req, checkpoint: { containerId: id } });
+    assert.ok(r.ok && r.found === 'unknown', JSON.stringify(r));
+  } finally {
+    frozenAt = null;
+  }
 });
 
 test('an expired container is created again on the next attempt', async () => {

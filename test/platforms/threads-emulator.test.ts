@@ -11,8 +11,9 @@ const DAY_MS = 24 * 60 * 60_000;
 const REDIRECT = 'https://app.example.com/cb';
 
 describe('Threads emulator protocol', () => {
-  const clock = { offset: 0 };
-  const emu = createThreadsEmulator({ now: () => Date.now() + clock.offset, processingMs: 40 });
+  // The emulator's clock: real time moved by `offset`, or held at `frozenAt` (plus `offset`) when set.
+  const clock = { offset: 0, frozenAt: null as number | null };
+  const emu = createThreadsEmulator({ now: () => (clock.frozenAt ?? Date.now()) + clock.offset, processingMs: 40 });
   let app: FastifyInstance;
   let root: string;
 
@@ -27,6 +28,7 @@ describe('Threads emulator protocol', () => {
   beforeEach(() => {
     emu.reset();
     clock.offset = 0;
+    clock.frozenAt = null;
   });
 
   async function authorize(extra: Record<string, string> = {}): Promise<URL> {
@@ -150,11 +152,14 @@ describe('Threads emulator protocol', () => {
 
   test('containers move IN_PROGRESS → FINISHED → PUBLISHED, expire after 24 h, and publish once', async () => {
     const token = await longToken();
+    // Processing time passes only when the test moves the clock (40 ms of processing must not run out
+    // between two requests on a loaded machine).
+    clock.frozenAt = Date.now();
     const { id } = (await graph('POST', 'me/threads', token, { media_type: 'VIDEO', video_url: 'https://cdn.example.com/v.mp4', text: 'v' })).body;
     const status = async (cid: string) => (await graph('GET', cid, token, { fields: 'status,error_message' })).body;
     assert.equal((await status(id)).status, 'IN_PROGRESS');
     assert.equal((await graph('POST', 'me/threads_publish', token, { creation_id: id })).body.error.code, 100);
-    await new Promise((r) => setTimeout(r, 60));
+    clock.offset += 60;
     assert.equal((await status(id)).status, 'FINISHED');
     const published = await graph('POST', 'me/threads_publish', token, { creation_id: id });
     assert.equal(published.status, 200);
@@ -168,9 +173,9 @@ describe('Threads emulator protocol', () => {
 
     const failing = (await graph('POST', 'me/threads', token, { media_type: 'IMAGE', image_url: 'https://cdn.example.com/a.jpg?sandbox_error=UNKNOWN' })).body.id;
     const stale = (await graph('POST', 'me/threads', token, { media_type: 'TEXT', text: 'later' })).body.id;
-    await new Promise((r) => setTimeout(r, 60));
+    clock.offset += 60;
     assert.deepEqual(await status(failing), { status: 'ERROR', error_message: 'UNKNOWN' });
-    clock.offset = DAY_MS;
+    clock.offset += DAY_MS;
     assert.equal((await status(stale)).status, 'EXPIRED');
   });
 

@@ -16,6 +16,7 @@ import type { AdapterDeps } from '../../src/platforms/deps.ts';
 import { createThreadsEmulator, type ThreadsEmulator, type ThreadsEmulatorOptions } from '../../src/sandbox/threads/emulator.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
 import { adapterDeps, approveConsent } from '../helpers/platform.ts';
+import { gate, until } from '../helpers/wait.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 const REDIRECT = 'https://app.example.com/connect/threads/callback';
@@ -122,7 +123,8 @@ describe('Threads adapter against the emulator', () => {
     assert.equal(account.grant.refreshToken, undefined);
     assert.deepEqual(account.grant.scopes, ['threads_basic', 'threads_content_publish', 'threads_manage_replies']);
     const expiresAt = account.grant.expiresAt!;
-    assert.ok(Math.abs(expiresAt - (before + 60 * DAY_MS)) < 60_000, `expiresAt ${expiresAt}`);
+    // 60 days from the long-lived exchange (whole seconds), however long connecting took.
+    assert.ok(expiresAt >= before + 60 * DAY_MS - 1_000 && expiresAt <= Date.now() + 60 * DAY_MS, `expiresAt ${expiresAt - before} ms ahead`);
     // The stored token is the long-lived one.
     assert.equal(rig.emu.store.tokens.get(account.grant.accessToken)?.longLived, true);
   });
@@ -138,11 +140,13 @@ describe('Threads adapter against the emulator', () => {
 
   test('health: scopes, expiry and publishing quota', async () => {
     const adapter = rig.adapter();
+    const from = Date.now();
     const account = credentials(await connect(adapter));
     const h = await adapter.health(account);
     assert.ok(h.ok, h.ok ? '' : h.message);
     assert.deepEqual(h.permissions, ['threads_basic', 'threads_content_publish', 'threads_manage_replies']);
-    assert.ok(Math.abs(h.expiresAt! - (Date.now() + 60 * DAY_MS)) < 60_000);
+    // 60 days from the long-lived exchange (whole seconds), however long connecting took.
+    assert.ok(h.expiresAt! >= from + 60 * DAY_MS - 1_000 && h.expiresAt! <= Date.now() + 60 * DAY_MS, `expiresAt ${h.expiresAt! - from} ms ahead`);
     assert.deepEqual(h.quota, { used: 0, total: 250 });
     assert.ok((await adapter.publish(request(account, { content: 'counted' }))).ok);
     const again = await adapter.health(account);
@@ -312,7 +316,7 @@ describe('Threads adapter against the emulator', () => {
   });
 
   test('accepted then hung: outcome_unknown, then reconcile finds the one post', async () => {
-    const adapter = rig.adapter({ http: createPlatformHttp({ timeoutMs: 400 }) });
+    const adapter = rig.adapter();
     const account = credentials(await connect(adapter));
     rig.emu.faults.add({ kind: 'accept_then_hang', method: 'POST', path: '/threads_publish' });
     const first = request(account, { content: 'did it go out?', media: [image] });
@@ -327,7 +331,7 @@ describe('Threads adapter against the emulator', () => {
   });
 
   test('an interrupted thread resumes from its checkpoint without posting anything twice', async () => {
-    const adapter = rig.adapter({ http: createPlatformHttp({ timeoutMs: 400 }) });
+    const adapter = rig.adapter();
     const account = credentials(await connect(adapter));
     const settings = { threadItems: [{ content: 'second' }, { content: 'third' }] };
     // Hang the second post's publish: the root is public, the reply is published but unanswered.
@@ -421,17 +425,33 @@ describe('Threads adapter at the publishing limit', () => {
 
   test('the limit reached between the quota check and threads_publish is still quota_exceeded', async () => {
     rig.emu.reset();
-    const adapter = rig.adapter();
+    // Hold the adapter's threads_publish call (after its quota check) until another app has used the
+    // last slot: the order is set by the test, not by how long a delay lasts on this machine.
+    const http = createPlatformHttp({ timeoutMs: 2000 });
+    const held = gate();
+    const otherAppPosted = gate();
+    let holding = false;
+    const adapter = rig.adapter({
+      http: {
+        async request(req) {
+          if (holding && req.url.endsWith('/threads_publish')) {
+            held.open();
+            await otherAppPosted.opened;
+          }
+          return http.request(req);
+        },
+      },
+    });
     const account = credentials(await connect(adapter));
     assert.ok((await adapter.publish(request(account, { content: 'first' }))).ok);
-    // Hold the adapter's publish call; while it waits, another app uses the last slot.
-    rig.emu.faults.add({ kind: 'slow', method: 'POST', path: '/threads_publish', delayMs: 400 });
+    holding = true;
     const pending = adapter.publish(request(account, { content: 'second' }));
-    while (rig.emu.faults.list().length > 0) await new Promise((r) => setTimeout(r, 5));
+    await until('the adapter to be about to call threads_publish', () => held.isOpen());
     const direct = await fetch(`${rig.root}/v1.0/me/threads`, {
       method: 'POST',
       body: new URLSearchParams({ media_type: 'TEXT', text: 'from elsewhere', auto_publish_text: 'true', access_token: account.accessToken }),
     });
+    otherAppPosted.open();
     assert.equal(direct.status, 200);
     const res = await pending;
     assert.equal(!res.ok && res.category, 'quota_exceeded');

@@ -9,6 +9,7 @@ import { SANDBOX_APP } from '../../src/sandbox/kit/emulator.ts';
 import { createTikTokEmulator, type TikTokEmulator } from '../../src/sandbox/tiktok/emulator.ts';
 import { createTikTokAdapter } from '../../src/platforms/tiktok/adapter.ts';
 import { adapterDeps, approveConsent } from '../helpers/platform.ts';
+import { until } from '../helpers/wait.ts';
 import { SMALL_CHUNKS, connectAccount, publishRequest } from './tiktok-helpers.ts';
 
 const REDIRECT = 'https://app.example/cb/';
@@ -55,6 +56,14 @@ async function api(path: string, token: string | null, body?: unknown, method = 
 }
 
 const postInfo = { title: 'hi', privacy_level: 'SELF_ONLY' };
+
+/** Polls a publish's status until its processing has ended (whatever the outcome), and returns it. */
+function settled(status: () => ReturnType<typeof api>): ReturnType<typeof api> {
+  return until('the publish to leave processing', async () => {
+    const s = await status();
+    return !String(s.json?.data?.status).startsWith('PROCESSING_') && s;
+  });
+}
 
 describe('Login Kit', () => {
   test('consent redirects with code, scopes and state; bad scopes come back as error=invalid_scope', async () => {
@@ -169,8 +178,11 @@ describe('Content Posting', () => {
     body.write('\0\0\0\x18ftypmp42', 'latin1');
     await fetch(init.json.data.upload_url, { method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-range': 'bytes 0-999/1000' }, body });
     assert.equal((await status()).json.data.uploaded_bytes, 1000);
-    await new Promise((r) => setTimeout(r, 60));
-    const done = await status();
+    // The public post id shows once moderation is over too.
+    const done = await until('the publish to complete with its public id', async () => {
+      const s = await status();
+      return (s.json.data.status !== 'PUBLISH_COMPLETE' || /"publicaly_available_post_id":\[\d/.test(s.text)) && !s.json.data.status.startsWith('PROCESSING_') && s;
+    });
     assert.equal(done.json.data.status, 'PUBLISH_COMPLETE');
     const raw = /"publicaly_available_post_id":\[(\d+)\]/.exec(done.text)?.[1];
     assert.ok(raw && BigInt(raw) > 2n ** 53n);
@@ -184,8 +196,7 @@ describe('Content Posting', () => {
     const token = await tokenFor('junk');
     const init = await api('/v2/post/publish/video/init/', token, { post_info: postInfo, source_info: { source: 'FILE_UPLOAD', video_size: 100, chunk_size: 100, total_chunk_count: 1 } });
     await fetch(init.json.data.upload_url, { method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-range': 'bytes 0-99/100' }, body: Buffer.alloc(100) });
-    await new Promise((r) => setTimeout(r, 60));
-    const s = await api('/v2/post/publish/status/fetch/', token, { publish_id: init.json.data.publish_id });
+    const s = await settled(() => api('/v2/post/publish/status/fetch/', token, { publish_id: init.json.data.publish_id }));
     assert.equal(s.json.data.status, 'FAILED');
     assert.equal(s.json.data.fail_reason, 'file_format_check_failed');
   });
@@ -203,8 +214,7 @@ describe('Content Posting', () => {
     const token = await tokenFor('drafter', { scope: 'user.info.basic,video.upload' });
     const init = await api('/v2/post/publish/content/init/', token, { media_type: 'PHOTO', post_mode: 'MEDIA_UPLOAD', post_info: {}, source_info: { source: 'PULL_FROM_URL', photo_images: ['https://cdn.example/a.jpg'] } });
     assert.equal(init.status, 200);
-    await new Promise((r) => setTimeout(r, 60));
-    const s = await api('/v2/post/publish/status/fetch/', token, { publish_id: init.json.data.publish_id });
+    const s = await settled(() => api('/v2/post/publish/status/fetch/', token, { publish_id: init.json.data.publish_id }));
     assert.equal(s.json.data.status, 'SEND_TO_USER_INBOX');
     assert.equal(emu.ledger.list().filter((e) => e.extra?.publishId === init.json.data.publish_id).length, 0);
   });

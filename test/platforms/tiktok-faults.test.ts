@@ -2,7 +2,8 @@
 // leads to a post published twice (the emulator's ledger is the proof).
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connectAccount, image, publishRequest, retryOf, sleep, startHarness, video, type Harness } from './tiktok-helpers.ts';
+import { until } from '../helpers/wait.ts';
+import { connectAccount, image, publishRequest, retryOf, startHarness, video, type Harness } from './tiktok-helpers.ts';
 
 let h: Harness;
 before(async () => {
@@ -105,7 +106,7 @@ test('accept_then_hang on video init: nothing can go live without the upload, so
   assert.equal(req.saved.length, 0);
   const again = await h.adapter.publish(retryOf(req));
   assert.ok(again.ok);
-  await sleep(100);
+  // The hung init never got its upload, so nothing of it can go live later: this count is final.
   assert.equal(ledgerOf(creds.accountId).length, 1);
 });
 
@@ -116,7 +117,7 @@ test('accept_then_hang on the final chunk: outcome_unknown, reconcile finds the 
   const r = await h.adapter.publish(req);
   assert.equal(!r.ok && r.category, 'outcome_unknown');
   assert.equal(req.saved.length, 1);
-  await sleep(150);
+  await until('TikTok to finish processing the upload it never answered', () => ledgerOf(creds.accountId).length > 0);
   const rec = await h.adapter.reconcile(retryOf(req));
   assert.ok(rec.ok && rec.found === true);
   const inits = initCount();
@@ -134,8 +135,8 @@ test('accept_then_hang on photo init: outcome_unknown, and with no publish id re
   assert.equal(!r.ok && r.category, 'outcome_unknown');
   const rec = await h.adapter.reconcile(retryOf(req));
   assert.ok(rec.ok && rec.found === 'unknown');
-  await sleep(100);
-  // TikTok did post it: this is why the engine must not re-send blindly.
+  // TikTok did post it (once its processing ends): this is why the engine must not re-send blindly.
+  await until('TikTok to finish processing the photo post it never answered', () => ledgerOf(creds.accountId).length > 0);
   assert.equal(ledgerOf(creds.accountId).length, 1);
 });
 

@@ -29,8 +29,8 @@ export async function startHarness(): Promise<Harness> {
   const emu = createTikTokEmulator({ processingMs: 30, chunkRules: SMALL_CHUNKS });
   const server = await startEmulatorServer([emu]);
   const root = server.rootOf('tiktok');
-  const options: TikTokAdapterOptions = { chunkRules: SMALL_CHUNKS, preferredChunkBytes: SMALL_CHUNKS.minChunkBytes, chunkTimeoutMs: 800 };
-  const base = adapterDeps({ apiUrl: root, authUrl: `${root}/v2/auth/authorize/` }, { http: createPlatformHttp({ timeoutMs: 800 }) });
+  const options: TikTokAdapterOptions = { chunkRules: SMALL_CHUNKS, preferredChunkBytes: SMALL_CHUNKS.minChunkBytes, chunkTimeoutMs: 2_000 };
+  const base = adapterDeps({ apiUrl: root, authUrl: `${root}/v2/auth/authorize/` }, { http: createPlatformHttp({ timeoutMs: 2_000 }) });
   const adapterWith = (deps: Partial<AdapterDeps>, extra: TikTokAdapterOptions = {}) => createTikTokAdapter({ ...base, ...deps }, { ...options, ...extra });
   return { server, emu, root, deps: base, adapter: adapterWith({}), adapterWith, close: () => server.close() };
 }

@@ -92,7 +92,9 @@ test('connect: authorize URL with PKCE S256, consent, code exchange, identity', 
   const wrong = await adapter.connect({ code, redirectUri: REDIRECT, codeVerifier: pkce().verifier });
   assert.equal(wrong.ok, false, 'a verifier that does not match the challenge is refused');
   const { code: code2 } = await approveConsent(url.toString(), { sandbox_user: 'carol' });
+  const connectedFrom = Date.now();
   const out = await adapter.connect({ code: code2, redirectUri: REDIRECT, codeVerifier: verifier });
+  const connectedBy = Date.now();
   assert.ok(out.ok);
   const [acct] = out.accounts;
   assert.match(acct!.accountId, /^\d{16,}$/);
@@ -101,7 +103,9 @@ test('connect: authorize URL with PKCE S256, consent, code exchange, identity', 
   assert.ok(acct!.avatarUrl?.startsWith('https://'));
   assert.deepEqual(acct!.grant.scopes, ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access']);
   assert.ok(acct!.grant.refreshToken);
-  assert.ok(Math.abs(acct!.grant.expiresAt! - (Date.now() + 7_200_000)) < 60_000);
+  // Two hours from the exchange (expires_in is whole seconds), however long the exchange took.
+  const expiresAt = acct!.grant.expiresAt!;
+  assert.ok(expiresAt >= connectedFrom + 7_200_000 - 1_000 && expiresAt <= connectedBy + 7_200_000, `expiresAt ${expiresAt - connectedFrom} ms ahead`);
   assert.deepEqual(acct!.meta, { subscriptionType: 'None', verifiedType: 'none' });
   const reused = await adapter.connect({ code: code2, redirectUri: REDIRECT, codeVerifier: verifier });
   assert.ok(!reused.ok && reused.category === 'auth_expired', 'a code works once');
@@ -260,9 +264,12 @@ test('injected faults map to categories', async () => {
   assert.ok(!v.ok && v.message === 'X rejected the post: Text contains a banned phrase.');
 
   emu.faults.add({ kind: 'rate_limited', resetSeconds: 120, method: 'POST', path: '/2/tweets' });
+  const limitedFrom = Date.now();
   const limited = await adapter.publish(publishRequest(account, 'too fast').request);
+  const limitedBy = Date.now();
   assert.ok(!limited.ok && limited.category === 'rate_limited');
-  assert.ok(Math.abs(limited.retryAt! - (Date.now() + 120_000)) < 2_000, `retryAt ${limited.retryAt}`);
+  // X's reset is whole unix seconds, 120 s after it answered.
+  assert.ok(limited.retryAt! >= limitedFrom + 119_000 && limited.retryAt! <= limitedBy + 121_000, `retryAt ${limited.retryAt! - limitedFrom} ms ahead`);
 
   emu.faults.add({ kind: 'drop', method: 'GET', path: '/2/users/me' });
   const h = await adapter.health(account);

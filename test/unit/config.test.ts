@@ -68,3 +68,12 @@ test('a wrong value stops start-up naming the setting', () => {
   assert.equal(loadConfig({ DATABASE_URL: 'postgres://x/y', HERALD_ENCRYPTION_KEY: key }).encryptionKey?.length, 32);
   assert.deepEqual(loadConfig({ HERALD_WEBHOOK_RETRY_SCHEDULE: '0.5, 2,10' }).webhookRetrySchedule, [0.5, 2, 10]);
 });
+
+test('loopback webhook receivers: allowed by default in the sandbox only; HERALD_ALLOW_PRIVATE_NETWORKS decides when set', () => {
+  assert.equal(loadConfig({}).allowLoopback, true, 'sandbox on');
+  assert.equal(loadConfig({}).allowPrivateNetworks, false, 'private ranges stay closed');
+  const real = { HERALD_TWITTER_CLIENT_ID: 'id', HERALD_TWITTER_CLIENT_SECRET: 'secret' };
+  assert.equal(loadConfig(real).allowLoopback, false, 'sandbox off');
+  assert.equal(loadConfig({ ...real, HERALD_ALLOW_PRIVATE_NETWORKS: 'true' }).allowLoopback, true);
+  assert.equal(loadConfig({ HERALD_ALLOW_PRIVATE_NETWORKS: 'false' }).allowLoopback, false, 'an explicit false holds in the sandbox too');
+});
