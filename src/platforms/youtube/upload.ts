@@ -25,8 +25,17 @@ export interface UploadOptions {
   /** Bytes per PUT; rounded down to a multiple of 256 KiB. */
   chunkBytes: number;
   maxVideoBytes: number;
-  /** Time-out per chunk PUT; by default scaled to the chunk (at least ~100 kB/s). */
+  /** Time-out per chunk PUT; by default the client's, or scaled to a big chunk (at least ~100 kB/s). */
   chunkTimeoutMs?: number;
+}
+
+/**
+ * A chunk gets the client's usual time-out (HERALD_PLATFORM_TIMEOUT_MS), or more when it is big enough to
+ * need it at ~100 kB/s.
+ */
+export function chunkTimeout(options: Pick<UploadOptions, 'chunkTimeoutMs'>, bytes: number): number | undefined {
+  if (options.chunkTimeoutMs !== undefined) return options.chunkTimeoutMs;
+  return bytes > 1_000_000 ? 30_000 + Math.ceil(bytes / 100) : undefined;
 }
 
 /** `Range: bytes=0-N` → the next offset N+1; no Range header (nothing kept yet) → 0. */
@@ -148,7 +157,7 @@ export async function uploadFrom(deps: AdapterDeps, options: UploadOptions, job:
       session,
       { 'content-range': `bytes ${offset}-${end}/${session.size}` },
       { bytes: chunk, contentType: job.mimeType },
-      options.chunkTimeoutMs ?? 30_000 + Math.ceil(chunk.byteLength / 100),
+      chunkTimeout(options, chunk.byteLength),
       job.signal,
     );
     let state: SessionState;
