@@ -107,29 +107,29 @@ export async function publishYouTube(deps: AdapterDeps, options: UploadOptions, 
   const cp = readCheckpoint(request.checkpoint);
   if (cp.videoId) return finish(job, { ...cp, videoId: cp.videoId });
 
-  const video = await loadVideo(deps, options, shape.video);
-  if (isFailure(video)) return video;
-
-  let session: Session | null = null;
-  let sessionCp: YouTubeCheckpoint = cp;
-  let offset = 0;
+  // An earlier attempt opened a session: it is asked first (before the file is fetched again), and resumed
+  // rather than replaced.
+  let resumable: { session: Session; offset: number } | null = null;
   if (cp.sessionUri && cp.size) {
-    // An earlier attempt opened a session: it is asked first, and resumed rather than replaced.
     const earlier: Session = { uri: cp.sessionUri, size: cp.size };
     const state = await querySession(deps, token, earlier, request.signal);
     if ('ok' in state) return state;
     if (state.kind === 'complete') return completed(job, cp, state.video);
-    if (state.kind === 'incomplete' && earlier.size === video.bytes.byteLength) {
-      session = earlier;
-      offset = state.offset;
-    } else if (state.kind === 'gone') {
+    if (state.kind === 'incomplete') resumable = { session: earlier, offset: state.offset };
+    else {
       const found = await findUpload(deps, request, cp, cp.openedAt ?? request.attemptStartedAt);
       if (!found.ok) return found;
       if (found.found === true) return finish(job, { ...cp, videoId: found.platformPostId });
       if (found.found === 'unknown') return failure('outcome_unknown', `the earlier upload session expired and ${found.message}`);
     }
-    // An incomplete session for a file of another size can never finish: a new one replaces it.
   }
+
+  const video = await loadVideo(deps, options, shape.video);
+  if (isFailure(video)) return video;
+  // An incomplete session for a file of another size can never finish: a new one replaces it.
+  let session: Session | null = resumable && resumable.session.size === video.bytes.byteLength ? resumable.session : null;
+  const offset = session ? resumable!.offset : 0;
+  let sessionCp: YouTubeCheckpoint = cp;
   if (!session) {
     const opened = await openSession(deps, {
       token,
