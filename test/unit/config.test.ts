@@ -17,7 +17,7 @@ test('defaults: embedded database, sandbox on, loopback', () => {
   assert.equal(c.rateLimitPerMinute, 600);
   assert.equal(c.allowPrivateNetworks, false);
   assert.deepEqual(c.webhookRetrySchedule, [5, 30, 120, 600, 1800, 3600, 10800, 21600, 43200, 86400]);
-  assert.deepEqual(Object.values(c.platforms), [null, null, null, null, null]);
+  assert.ok(Object.values(c.platforms).every((p) => p === null), 'no platform has credentials');
 });
 
 test('listening on every interface still gives a usable public URL', () => {
