@@ -50,7 +50,9 @@ export function registerCommentRoutes(app: FastifyInstance, ctx: YouTubeContext,
     }
     if (video.status.selfDeclaredMadeForKids === true) return refuse(ctx, reply, commentsDisabled());
     if (video.status.privacyStatus === 'private' && !ctx.settings.commentsOnPrivate) {
-      return refuse(ctx, reply, ERR.forbidden('Insufficient permissions to create the comment thread: the video is private.', 'youtube.commentThread'));
+      // The refusal YouTube gives a comment it will not take (text from a real answer); that private videos
+      // get it is unconfirmed (platforms.md 8.12), so the emulator takes the stricter side.
+      return refuse(ctx, reply, { ...ERR.forbidden('The comment thread could not be created due to insufficient permissions. The request might not be properly authorized.', 'youtube.commentThread'), location: 'body', locationType: 'other' });
     }
     ctx.quota.charge('units', 50);
     const c = ctx.store.addComment({ videoId, channelId, authorChannelId: author.id, authorName: author.title, text });
