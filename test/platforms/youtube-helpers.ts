@@ -1,6 +1,7 @@
 // Shared set-up for the YouTube adapter tests: an emulator on 127.0.0.1, an adapter pointed at it with
 // 256 KiB chunks (Google's granule), and helpers to connect sandbox users and build publish requests.
 import assert from 'node:assert/strict';
+import { pkceChallenge } from '../../src/lib/crypto.ts';
 import { createPlatformHttp } from '../../src/platforms/http.ts';
 import type { AdapterDeps } from '../../src/platforms/deps.ts';
 import type { AccountCredentials, Checkpoint, CommentRequest, ConnectedAccount, MediaItem, PlatformAdapter, PublishRequest } from '../../src/platforms/types.ts';
@@ -50,7 +51,6 @@ export function credentials(a: ConnectedAccount): AccountCredentials {
 /** Runs the consent round trip for a sandbox user (with PKCE, as Herald does) and connects the account. */
 export async function connectAccount(h: Pick<Harness, 'adapter'>, user: string, extra: Record<string, string> = {}): Promise<{ account: ConnectedAccount; creds: AccountCredentials }> {
   const verifier = `verifier-${user}-0123456789012345678901234567890123456789`;
-  const { pkceChallenge } = await import('../../src/lib/crypto.ts');
   const authUrl = h.adapter.authorizeUrl({ state: `state-${user}`, redirectUri: REDIRECT, codeChallenge: pkceChallenge(verifier) });
   const { code, state } = await approveConsent(authUrl, { sandbox_user: user, ...extra });
   assert.equal(state, `state-${user}`);

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SCOPE, THUMBNAIL_RULES, VIDEO_RULES } from '../../platforms/youtube/info.ts';
 import { emulatorBaseUrl } from '../kit/emulator.ts';
 import { sniffMediaType } from '../media.ts';
-import { authenticate, checkQuery, partsOf, quotaGate, refuse, type Query, type YouTubeContext } from './context.ts';
+import { authenticate, bearer, checkQuery, partsOf, quotaGate, refuse, type Query, type YouTubeContext } from './context.ts';
 import { ERR, sendApiError } from './google-errors.ts';
 import { parseVideoResource } from './resource.ts';
 import type { SessionRecord } from './store.ts';
@@ -79,7 +79,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: YouTubeContext, 
     const rec = q.upload_id ? ctx.store.sessions.get(q.upload_id) : undefined;
     if (!rec || ctx.now() - rec.createdAt > ctx.settings.sessionTtlMs) return sendApiError(reply, ERR.notFound());
     // The session URI is the credential; a token sent along must still be valid.
-    const token = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+    const token = bearer(req);
     if (token && !ctx.oauth.checkAccess(token).ok) return sendApiError(reply, ERR.invalidCredentials());
     const range = header(req, 'content-range');
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
