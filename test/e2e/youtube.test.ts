@@ -54,7 +54,7 @@ test('create-time rules answer 422 with the param', async () => {
   }
 });
 
-test('a video publishes once, with its title, description and privacy', async () => {
+test('a video publishes once, with its title, description and privacy; an edit changes the description', async () => {
   const description = `Described ${Date.now()}`;
   const post = await publishNow(w.h, {
     content: description,
@@ -68,6 +68,13 @@ test('a video publishes once, with its title, description and privacy', async ()
   assert.equal(entries.length, 1);
   assert.equal(entries[0]!.id, t.platformPostId);
   assert.deepEqual([entries[0]!.extra!.title, entries[0]!.extra!.privacyStatus, entries[0]!.extra!.madeForKids], ['Herald on YouTube', 'unlisted', false]);
+
+  // An edit changes the description in place: same video, title and tags kept.
+  const edited = await w.h.request('POST', `/v1/posts/${post.id}/edit`, { body: { content: `${description} (edited)` } });
+  assert.equal(edited.status, 200, edited.text);
+  assert.deepEqual([edited.body.platform, edited.body.platformPostId, edited.body.previousPlatformPostId, edited.body.editableUntil], ['youtube', t.platformPostId, t.platformPostId, null]);
+  const [edit] = yt.ledger.list({ kind: 'edit' }).filter((e) => e.extra?.videoId === t.platformPostId);
+  assert.deepEqual([edit!.text, edit!.extra!.title, edit!.extra!.tags], [`${description} (edited)`, 'Herald on YouTube', ['herald']]);
 });
 
 test('the upload completes but neither it nor the status query is answered: reconciled, exactly one video', async () => {
