@@ -10,8 +10,9 @@ import { threads } from './threads/index.ts';
 import { tiktok } from './tiktok/index.ts';
 import { twitter } from './twitter/index.ts';
 import type { PlatformAdapter } from './types.ts';
+import { youtube } from './youtube/index.ts';
 
-const DESCRIPTORS = [instagram, facebook, threads, tiktok, twitter, linkedin, pinterest] as const;
+const DESCRIPTORS = [instagram, facebook, threads, tiktok, twitter, linkedin, youtube, pinterest] as const;
 
 export type Platform = (typeof DESCRIPTORS)[number]['name'];
 
