@@ -296,7 +296,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const idempotency = createIdempotencyStore({ write: db.write, clock, leaseMs: config.publishWaitMs + 30_000 });
   const postsDal = createPostsDal({ db: db.kysely, dialect: db.dialect });
   const validators = Object.fromEntries(PLATFORM_DESCRIPTORS.map((d) => [d.name, d.validate])) as Validators;
-  const postingQueue = createQueueService({ dal: createQueueDal({ db: db.kysely }), write: db.write, clock });
+  const postingQueue = createQueueService({ dal: createQueueDal({ db: db.kysely }), write: db.write, clock, dialect: db.dialect });
   const posts = createPostsService({
     write: db.write,
     clock,

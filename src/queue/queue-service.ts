@@ -1,8 +1,9 @@
 // The posting queue (API.md section 12): a key's weekly slots in its time zone. A post created or changed
 // with `queue: true` is scheduled at the next slot no other queued post of the key holds. The slot is
-// taken inside the post's own transaction, and a unique index on (key, slot) makes two queued creates at
-// once end on two slots (the loser of a race on PostgreSQL takes the next one).
+// taken inside the post's own transaction under a lock on the key's queue, and a unique index on (key,
+// slot) makes sure two queued creates never end on one slot.
 import { errors } from '../contract/errors.ts';
+import { exclusive, type DialectName } from '../db/dialect.ts';
 import type { DbTx } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -20,8 +21,8 @@ export interface QueueOut {
   upcoming: string[];
 }
 
-export function createQueueService(deps: { dal: QueueDal; write: Writer['write']; clock: Clock }) {
-  const { dal, write, clock } = deps;
+export function createQueueService(deps: { dal: QueueDal; write: Writer['write']; clock: Clock; dialect: DialectName }) {
+  const { dal, write, clock, dialect } = deps;
 
   async function present(apiKeyId: string, timezone: string, slots: Slot[]): Promise<QueueOut> {
     const now = clock.now();
@@ -68,6 +69,9 @@ export function createQueueService(deps: { dal: QueueDal; write: Writer['write']
      * 400 (param `queue`) when the key has no slots.
      */
     async takeSlot(trx: DbTx, apiKeyId: string, now: number): Promise<number> {
+      // Queued creates of one key take their slots one after the other (on PostgreSQL, an advisory lock
+      // until the transaction ends; SQLite has one writer). The unique index stays the last word.
+      await exclusive(dialect, trx, `herald:queue:${apiKeyId}`);
       const q = await dal.get(apiKeyId, trx);
       if (!q || q.slots.length === 0) throw errors.invalid('queue', 'this API key has no queue slots; set them with PUT /v1/queue first');
       const at = firstFreeSlot(q.slots, q.timezone, now, await dal.takenSince(apiKeyId, now, trx));
