@@ -5,6 +5,7 @@ import type { AdapterDeps, PlatformAppConfig } from '../../src/platforms/deps.ts
 import { createOutboundClient } from '../../src/net/outbound.ts';
 import { createMediaFetcher } from '../../src/net/media-fetcher.ts';
 import { SANDBOX_APP } from '../../src/sandbox/kit/emulator.ts';
+import type { AccountCredentials, Checkpoint, ConnectedAccount, MediaItem, PublishRequest } from '../../src/platforms/types.ts';
 
 export function adapterDeps(app: Partial<PlatformAppConfig> & Pick<PlatformAppConfig, 'apiUrl' | 'authUrl'>, overrides: Partial<AdapterDeps> = {}): AdapterDeps {
   const outbound = createOutboundClient({ allowPrivateNetworks: true, userAgent: 'herald-test' });
@@ -35,4 +36,43 @@ export async function approveConsent(authUrl: string, extra: Record<string, stri
   const code = target.searchParams.get('code');
   if (!code) throw new Error(`consent redirect carries no code: ${location}`);
   return { code, state: target.searchParams.get('state'), location: target };
+}
+
+/** An account as the engine hands it to an adapter, from what connect returned. */
+export function credentialsOf(a: ConnectedAccount): AccountCredentials {
+  return {
+    accountId: a.accountId,
+    username: a.username,
+    accessToken: a.grant.accessToken,
+    refreshToken: a.grant.refreshToken ?? null,
+    expiresAt: a.grant.expiresAt,
+    scopes: a.grant.scopes,
+    meta: a.meta,
+  };
+}
+
+/** A publish request that records what it saves, as the engine's does (and updates request.checkpoint). */
+export type TestRequest = PublishRequest & { saved: Checkpoint[] };
+
+export function testPublishRequest(parts: { account: AccountCredentials; content: string; media: MediaItem[]; settings: Record<string, unknown> }): TestRequest {
+  const saved: Checkpoint[] = [];
+  const req: TestRequest = {
+    ...parts,
+    checkpoint: null,
+    saved,
+    attemptStartedAt: Date.now(),
+    async saveCheckpoint(cp) {
+      saved.push(cp);
+      req.checkpoint = cp;
+    },
+  };
+  return req;
+}
+
+/** The same target again, carrying what the earlier attempt saved (and possibly new credentials). */
+export function retryRequest(req: TestRequest, account: AccountCredentials = req.account): TestRequest {
+  const next = testPublishRequest({ account, content: req.content, media: req.media, settings: req.settings });
+  next.checkpoint = req.saved.at(-1) ?? null;
+  next.attemptStartedAt = req.attemptStartedAt;
+  return next;
 }

@@ -6,10 +6,10 @@ import { createLinkedInAdapter } from '../../src/platforms/linkedin/adapter.ts';
 import { DEFAULT_API_VERSION } from '../../src/platforms/linkedin/info.ts';
 import { createPlatformHttp } from '../../src/platforms/http.ts';
 import type { AdapterDeps } from '../../src/platforms/deps.ts';
-import type { AccountCredentials, Checkpoint, CommentRequest, ConnectedAccount, MediaItem, PlatformAdapter, PublishRequest } from '../../src/platforms/types.ts';
+import type { AccountCredentials, Checkpoint, CommentRequest, ConnectedAccount, MediaItem, PlatformAdapter } from '../../src/platforms/types.ts';
 import { createLinkedInEmulator, type LinkedInEmulator, type LinkedInEmulatorOptions } from '../../src/sandbox/linkedin/emulator.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
-import { adapterDeps, approveConsent } from '../helpers/platform.ts';
+import { adapterDeps, approveConsent, credentialsOf, retryRequest, testPublishRequest, type TestRequest } from '../helpers/platform.ts';
 import { startFileServer, type FileServer } from './linkedin-files.ts';
 
 export { mp4, pdf, png } from './linkedin-files.ts';
@@ -57,17 +57,7 @@ export async function startHarness(options: LinkedInEmulatorOptions = {}): Promi
   };
 }
 
-export function credentials(a: ConnectedAccount): AccountCredentials {
-  return {
-    accountId: a.accountId,
-    username: a.username,
-    accessToken: a.grant.accessToken,
-    refreshToken: a.grant.refreshToken ?? null,
-    expiresAt: a.grant.expiresAt,
-    scopes: a.grant.scopes,
-    meta: a.meta,
-  };
-}
+export const credentials = credentialsOf;
 
 export interface Connected {
   accounts: ConnectedAccount[];
@@ -85,31 +75,15 @@ export async function connect(h: Pick<Harness, 'adapter'>, user: string, extra: 
   return { accounts: r.accounts, member: creds[0]!, pages: creds.slice(1) };
 }
 
-export type TestRequest = PublishRequest & { saved: Checkpoint[] };
+export type { TestRequest };
 
 export function publishRequest(account: AccountCredentials, content: string, media: MediaItem[] = [], settings: Record<string, unknown> = {}): TestRequest {
-  const saved: Checkpoint[] = [];
-  const req: TestRequest = {
-    account,
-    content,
-    media,
-    settings,
-    checkpoint: null,
-    saved,
-    attemptStartedAt: Date.now(),
-    async saveCheckpoint(cp) {
-      saved.push(cp);
-      req.checkpoint = cp;
-    },
-  };
-  return req;
+  return testPublishRequest({ account, content, media, settings });
 }
 
 /** The same target again, carrying what the earlier attempt saved. */
-export function retryOf(req: TestRequest, account = req.account): TestRequest {
-  const next = publishRequest(account, req.content, req.media, req.settings);
-  next.checkpoint = req.saved.at(-1) ?? null;
-  return next;
+export function retryOf(req: TestRequest, account: AccountCredentials = req.account): TestRequest {
+  return retryRequest(req, account);
 }
 
 export type TestComment = CommentRequest & { saved: Checkpoint[] };

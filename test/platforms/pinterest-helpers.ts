@@ -6,10 +6,10 @@ import { createServer, type Server } from 'node:http';
 import { createPinterestAdapter, type PinterestAdapterOptions } from '../../src/platforms/pinterest/adapter.ts';
 import { createPlatformHttp } from '../../src/platforms/http.ts';
 import type { AdapterDeps } from '../../src/platforms/deps.ts';
-import type { AccountCredentials, Checkpoint, ConnectedAccount, MediaItem, PlatformAdapter, PublishRequest } from '../../src/platforms/types.ts';
+import type { AccountCredentials, ConnectedAccount, MediaItem, PlatformAdapter } from '../../src/platforms/types.ts';
 import { createPinterestEmulator, type PinterestEmulator } from '../../src/sandbox/pinterest/emulator.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
-import { adapterDeps, approveConsent } from '../helpers/platform.ts';
+import { adapterDeps, approveConsent, credentialsOf, retryRequest, testPublishRequest, type TestRequest } from '../helpers/platform.ts';
 
 export const REDIRECT = 'https://herald.example/v1/connect/pinterest/callback';
 
@@ -32,17 +32,7 @@ export async function startHarness(options: PinterestAdapterOptions = { video: {
   return { server, emu, root, deps: base, adapter: adapterWith({}), adapterWith, close: () => server.close() };
 }
 
-export function credentials(a: ConnectedAccount): AccountCredentials {
-  return {
-    accountId: a.accountId,
-    username: a.username,
-    accessToken: a.grant.accessToken,
-    refreshToken: a.grant.refreshToken ?? null,
-    expiresAt: a.grant.expiresAt,
-    scopes: a.grant.scopes,
-    meta: a.meta,
-  };
-}
+export const credentials = credentialsOf;
 
 export interface Connected {
   account: ConnectedAccount;
@@ -62,32 +52,15 @@ export async function connectAccount(h: Pick<Harness, 'adapter'>, user: string, 
   return { account, creds: credentials(account), boardId: boards[0]?.id ?? '' };
 }
 
-export type TestRequest = PublishRequest & { saved: Checkpoint[] };
+export type { TestRequest };
 
 export function publishRequest(account: AccountCredentials, media: MediaItem[], settings: Record<string, unknown>, content = 'A Pin from Herald'): TestRequest {
-  const saved: Checkpoint[] = [];
-  const req: TestRequest = {
-    account,
-    content,
-    media,
-    settings,
-    checkpoint: null,
-    saved,
-    attemptStartedAt: Date.now(),
-    async saveCheckpoint(cp) {
-      saved.push(cp);
-      req.checkpoint = cp;
-    },
-  };
-  return req;
+  return testPublishRequest({ account, content, media, settings });
 }
 
 /** The same target again, carrying what the earlier attempt saved (and possibly new credentials). */
 export function retryOf(req: TestRequest, account: AccountCredentials = req.account): TestRequest {
-  const next = publishRequest(account, req.media, req.settings, req.content);
-  next.checkpoint = req.saved.at(-1) ?? null;
-  next.attemptStartedAt = req.attemptStartedAt;
-  return next;
+  return retryRequest(req, account);
 }
 
 export function image(h: Pick<Harness, 'server'>, name = 'sample.jpg', n = 0, altText?: string): MediaItem {

@@ -5,10 +5,10 @@ import { createTikTokAdapter, type TikTokAdapterOptions } from '../../src/platfo
 import type { ChunkRules } from '../../src/platforms/tiktok/info.ts';
 import { createPlatformHttp } from '../../src/platforms/http.ts';
 import type { AdapterDeps } from '../../src/platforms/deps.ts';
-import type { AccountCredentials, Checkpoint, ConnectedAccount, MediaItem, PlatformAdapter, PublishRequest } from '../../src/platforms/types.ts';
+import type { AccountCredentials, ConnectedAccount, MediaItem, PlatformAdapter } from '../../src/platforms/types.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
 import { createTikTokEmulator, type TikTokEmulator } from '../../src/sandbox/tiktok/emulator.ts';
-import { adapterDeps, approveConsent } from '../helpers/platform.ts';
+import { adapterDeps, approveConsent, credentialsOf, retryRequest, testPublishRequest, type TestRequest } from '../helpers/platform.ts';
 
 /** TikTok's rules scaled down 20x so multi-chunk uploads stay well under a few MB. */
 export const SMALL_CHUNKS: ChunkRules = { minChunkBytes: 256 * 1024, maxChunkBytes: 512 * 1024, maxFinalChunkBytes: 1024 * 1024, maxChunks: 1000 };
@@ -35,17 +35,7 @@ export async function startHarness(): Promise<Harness> {
   return { server, emu, root, deps: base, adapter: adapterWith({}), adapterWith, close: () => server.close() };
 }
 
-export function credentials(a: ConnectedAccount): AccountCredentials {
-  return {
-    accountId: a.accountId,
-    username: a.username,
-    accessToken: a.grant.accessToken,
-    refreshToken: a.grant.refreshToken ?? null,
-    expiresAt: a.grant.expiresAt,
-    scopes: a.grant.scopes,
-    meta: a.meta,
-  };
-}
+export const credentials = credentialsOf;
 
 export async function connectAccount(h: Pick<Harness, 'adapter'>, user: string, extra: Record<string, string> = {}): Promise<{ account: ConnectedAccount; creds: AccountCredentials }> {
   const authUrl = h.adapter.authorizeUrl({ state: `state-${user}`, redirectUri: REDIRECT });
@@ -57,7 +47,7 @@ export async function connectAccount(h: Pick<Harness, 'adapter'>, user: string, 
   return { account, creds: credentials(account) };
 }
 
-export type TestRequest = PublishRequest & { saved: Checkpoint[] };
+export type { TestRequest };
 
 export function publishRequest(
   account: AccountCredentials,
@@ -65,27 +55,12 @@ export function publishRequest(
   settings: Record<string, unknown> = { privacyLevel: 'PUBLIC_TO_EVERYONE' },
   content = 'Hello from Herald #sandbox',
 ): TestRequest {
-  const saved: Checkpoint[] = [];
-  const req: TestRequest = {
-    account,
-    content,
-    media,
-    settings,
-    checkpoint: null,
-    saved,
-    attemptStartedAt: Date.now(),
-    async saveCheckpoint(cp) {
-      saved.push(cp);
-    },
-  };
-  return req;
+  return testPublishRequest({ account, content, media, settings });
 }
 
 /** The same target again, carrying what the earlier attempt saved. */
-export function retryOf(req: TestRequest): TestRequest {
-  const next = publishRequest(req.account, req.media, req.settings, req.content);
-  next.checkpoint = req.saved.at(-1) ?? null;
-  return next;
+export function retryOf(req: TestRequest, account: AccountCredentials = req.account): TestRequest {
+  return retryRequest(req, account);
 }
 
 export function video(h: Harness, bytes: number): MediaItem {

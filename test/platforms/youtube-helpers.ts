@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { pkceChallenge } from '../../src/lib/crypto.ts';
 import { createPlatformHttp } from '../../src/platforms/http.ts';
 import type { AdapterDeps } from '../../src/platforms/deps.ts';
-import type { AccountCredentials, Checkpoint, CommentRequest, ConnectedAccount, MediaItem, PlatformAdapter, PublishRequest } from '../../src/platforms/types.ts';
+import type { AccountCredentials, Checkpoint, CommentRequest, ConnectedAccount, MediaItem, PlatformAdapter } from '../../src/platforms/types.ts';
 import { createYouTubeAdapter, type YouTubeAdapterOptions } from '../../src/platforms/youtube/adapter.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
 import { createYouTubeEmulator, type YouTubeEmulator, type YouTubeEmulatorOptions } from '../../src/sandbox/youtube/emulator.ts';
-import { adapterDeps, approveConsent } from '../helpers/platform.ts';
+import { adapterDeps, approveConsent, credentialsOf, retryRequest, testPublishRequest, type TestRequest } from '../helpers/platform.ts';
 
 export const GRANULE = 256 * 1024;
 export const REDIRECT = 'https://herald.example/v1/connect/youtube/callback';
@@ -36,17 +36,7 @@ export async function startHarness(options: YouTubeEmulatorOptions = {}): Promis
   return { server, emu, root, deps: base, adapter: adapterWith({}), adapterWith, close: () => server.close() };
 }
 
-export function credentials(a: ConnectedAccount): AccountCredentials {
-  return {
-    accountId: a.accountId,
-    username: a.username,
-    accessToken: a.grant.accessToken,
-    refreshToken: a.grant.refreshToken ?? null,
-    expiresAt: a.grant.expiresAt,
-    scopes: a.grant.scopes,
-    meta: a.meta,
-  };
-}
+export const credentials = credentialsOf;
 
 /** Runs the consent round trip for a sandbox user (with PKCE, as Herald does) and connects the account. */
 export async function connectAccount(h: Pick<Harness, 'adapter'>, user: string, extra: Record<string, string> = {}): Promise<{ account: ConnectedAccount; creds: AccountCredentials }> {
@@ -60,35 +50,18 @@ export async function connectAccount(h: Pick<Harness, 'adapter'>, user: string, 
   return { account, creds: credentials(account) };
 }
 
-export type TestRequest = PublishRequest & { saved: Checkpoint[] };
+export type { TestRequest };
 
 export const SETTINGS = { title: 'Herald sandbox video', madeForKids: false, privacyStatus: 'public' };
 
 /** A publish request whose saveCheckpoint behaves as the engine's: it records and updates request.checkpoint. */
 export function publishRequest(account: AccountCredentials, media: MediaItem[], settings: Record<string, unknown> = SETTINGS, content = 'Hello from Herald #sandbox'): TestRequest {
-  const saved: Checkpoint[] = [];
-  const req: TestRequest = {
-    account,
-    content,
-    media,
-    settings,
-    checkpoint: null,
-    saved,
-    attemptStartedAt: Date.now(),
-    async saveCheckpoint(cp) {
-      saved.push(cp);
-      req.checkpoint = cp;
-    },
-  };
-  return req;
+  return testPublishRequest({ account, content, media, settings });
 }
 
 /** The same target again, carrying what the earlier attempt saved. */
 export function retryOf(req: TestRequest, account: AccountCredentials = req.account): TestRequest {
-  const next = publishRequest(account, req.media, req.settings, req.content);
-  next.checkpoint = req.saved.at(-1) ?? null;
-  next.attemptStartedAt = req.attemptStartedAt;
-  return next;
+  return retryRequest(req, account);
 }
 
 export function commentRequest(account: AccountCredentials, videoId: string, content: string): CommentRequest & { saved: Checkpoint[] } {
