@@ -76,10 +76,15 @@ export class OAuthServer {
     if (!record) return { ok: false, error: 'invalid_grant', description: 'authorization code is invalid' };
     if (record.used) return { ok: false, error: 'invalid_grant', description: 'authorization code was already used' };
     if (record.expiresAt <= this.options.now()) return { ok: false, error: 'invalid_grant', description: 'authorization code has expired' };
-    if (input.clientId !== undefined && input.clientId !== record.clientId) {
+    // RFC 6749 4.1.3: the client that redeems the code is the one it was issued to, and redirect_uri is
+    // required (and must be identical) when the authorization request carried one, as it always does here.
+    // Not sending them is refused like sending wrong ones: no platform lets a code exchange skip them.
+    if (input.clientId === undefined || input.clientId === '') return { ok: false, error: 'invalid_request', description: 'client_id is required' };
+    if (input.clientId !== record.clientId) {
       return { ok: false, error: 'invalid_grant', description: 'authorization code was issued to another client' };
     }
-    if (input.redirectUri !== undefined && input.redirectUri !== record.redirectUri) {
+    if (input.redirectUri === undefined || input.redirectUri === '') return { ok: false, error: 'invalid_request', description: 'redirect_uri is required' };
+    if (input.redirectUri !== record.redirectUri) {
       return { ok: false, error: 'invalid_grant', description: 'redirect_uri does not match the authorization request' };
     }
     if (record.challenge) {
