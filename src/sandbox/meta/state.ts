@@ -58,9 +58,16 @@ export interface FbVideo {
   uploaded: boolean;
   /** Processing ends at this time (set once the bytes are there). */
   readyAt?: number;
-  /** The file is not a video: processing ends in an error. */
+  /** The file is not a video (or could not be fetched): processing ends in an error. */
   broken: boolean;
+  /** Why processing fails, when it does for another reason than the file not being a video. */
+  failure?: string;
+  /** Bytes received through rupload so far, and the size the upload announced (file_size). */
+  receivedBytes?: number;
+  fileSize?: number;
   published: boolean;
+  /** When a reel or story was made public (the Reels cap counts these). */
+  publishedAt?: number;
   createdAt: number;
 }
 
