@@ -98,6 +98,15 @@ export function createThreadsEmulator(options: ThreadsEmulatorOptions = {}): Thr
         const r = graphError({ status: 400, code: 100, subcode: 33, message: `Unsupported ${req.method.toLowerCase()} request.` });
         return reply.code(r.status).send(r.body);
       });
+      // Bodies Fastify cannot take (and any bug) still answer in Graph's envelope.
+      app.setErrorHandler(async (err: { statusCode?: number; message?: string }, _req, reply) => {
+        const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+        const r =
+          status >= 500
+            ? graphError({ status: 500, code: 2, transient: true, message: 'An unexpected error has occurred. Please retry your request later.' })
+            : graphError({ status: 400, code: 100, message: `(#100) ${err.message ?? 'Invalid request'}` });
+        return reply.code(r.status).send(r.body);
+      });
     },
   };
 
