@@ -21,6 +21,13 @@ export interface TikTokEmulatorOptions extends EmulatorOptions {
   /** TikTok's chunk rules; tests shrink them to keep uploads small. */
   chunkRules?: ChunkRules;
   initsPerMinute?: number;
+  creatorInfoPerMinute?: number;
+  statusFetchesPerMinute?: number;
+  /**
+   * Direct Posts per creator per rolling 24 hours (spam_risk_too_many_posts). TikTok does not publish the
+   * number; integrators report 15–20, so the emulator holds to 15, as Herald's own limit does.
+   */
+  dailyPostCap?: number;
 }
 
 export interface TikTokEmulator extends Emulator {
@@ -39,6 +46,9 @@ export function createTikTokEmulator(options: TikTokEmulatorOptions = {}): TikTo
     verifiedUrlPrefixes: options.verifiedUrlPrefixes ?? null,
     chunkRules: options.chunkRules ?? TIKTOK_CHUNK_RULES,
     initsPerMinute: options.initsPerMinute ?? 6,
+    creatorInfoPerMinute: options.creatorInfoPerMinute ?? 20,
+    statusFetchesPerMinute: options.statusFetchesPerMinute ?? 30,
+    dailyPostCap: options.dailyPostCap ?? 15,
   });
   const settings = initial();
   const base = createEmulatorBase();
@@ -90,6 +100,7 @@ export function createTikTokEmulator(options: TikTokEmulatorOptions = {}): TikTo
         const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
         return sendError(reply, status, status === 500 ? 'internal_error' : 'invalid_params', err.message ?? 'request failed');
       });
+      app.setNotFoundHandler(async (_req, reply) => sendError(reply, 404, 'invalid_params', 'The requested path does not exist.'));
       registerAuthRoutes(app, ctx, app.prefix);
       registerPublishRoutes(app, ctx, app.prefix);
     },
