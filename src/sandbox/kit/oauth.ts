@@ -23,7 +23,7 @@ export interface IssuedTokens {
   scopes: string[];
 }
 
-interface CodeRecord {
+export interface CodeRecord {
   userId: string;
   clientId: string;
   redirectUri: string;
@@ -34,7 +34,7 @@ interface CodeRecord {
   used: boolean;
 }
 
-interface TokenRecord {
+export interface TokenRecord {
   userId: string;
   scopes: string[];
   expiresAt: number | null;
@@ -42,6 +42,12 @@ interface TokenRecord {
   kind: 'access' | 'refresh';
   /** Free-form data the emulator keeps with a token (e.g. which Page a Page token belongs to). */
   data?: Record<string, unknown>;
+}
+
+/** Codes and tokens as saved to disk (kit/persistence.ts). */
+export interface OAuthSnapshot {
+  codes: [string, CodeRecord][];
+  tokens: [string, TokenRecord][];
 }
 
 export type AccessCheck =
@@ -193,6 +199,29 @@ export class OAuthServer {
       }
     }
     return n;
+  }
+
+  /**
+   * What is worth saving: unused, unexpired codes and unexpired tokens (revoked ones too, so they keep
+   * failing as revoked), at most `maxTokens` of them: revoked ones go first, then the oldest.
+   */
+  snapshot(maxTokens = Number.POSITIVE_INFINITY): OAuthSnapshot {
+    const now = this.options.now();
+    const codes = [...this.#codes].filter(([, c]) => !c.used && c.expiresAt > now);
+    let tokens = [...this.#tokens].filter(([, t]) => t.expiresAt === null || t.expiresAt > now);
+    if (tokens.length > maxTokens) {
+      const revoked = tokens.filter(([, t]) => t.revoked);
+      const drop = new Set(revoked.slice(0, Math.min(revoked.length, tokens.length - maxTokens)).map(([k]) => k));
+      tokens = tokens.filter(([k]) => !drop.has(k));
+      if (tokens.length > maxTokens) tokens = tokens.slice(tokens.length - maxTokens);
+    }
+    return { codes: codes.map(([k, c]) => [k, { ...c }]), tokens: tokens.map(([k, t]) => [k, { ...t }]) };
+  }
+
+  /** Replaces codes and tokens with saved ones. */
+  restore(snapshot: OAuthSnapshot): void {
+    this.#codes = new Map(snapshot.codes.map(([k, c]) => [k, { ...c }]));
+    this.#tokens = new Map(snapshot.tokens.map(([k, t]) => [k, { ...t }]));
   }
 
   reset(): void {

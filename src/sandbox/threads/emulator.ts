@@ -10,7 +10,7 @@ import { graphError } from './graph.ts';
 import { registerOAuthRoutes } from './oauth-routes.ts';
 import { registerPublishRoutes } from './publish-routes.ts';
 import { registerReadRoutes } from './read-routes.ts';
-import { DAY_MS, ThreadsStore } from './store.ts';
+import { DAY_MS, ThreadsStore, type ThreadsSnapshot } from './store.ts';
 
 export type { ThreadsEmulatorOptions } from './context.ts';
 
@@ -80,6 +80,12 @@ export function createThreadsEmulator(options: ThreadsEmulatorOptions = {}): Thr
     oauth,
     store,
     errorFor: threadsErrorFor,
+    snapshot: (limits) =>
+      store.snapshot(now(), limits, (token) => {
+        const record = oauth.inspect(token);
+        return record !== undefined && (record.expiresAt === null || record.expiresAt > now());
+      }),
+    restore: (saved) => store.restore(saved as ThreadsSnapshot),
     reset() {
       emu.ledger.clear();
       emu.faults.clear();

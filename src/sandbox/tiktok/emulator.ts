@@ -10,7 +10,8 @@ import { registerAuthRoutes } from './auth-routes.ts';
 import type { TikTokContext } from './context.ts';
 import { renderFault, sendError } from './envelope.ts';
 import { registerPublishRoutes } from './publish-routes.ts';
-import { PublishStore, type TikTokSandboxSettings } from './publishes.ts';
+import { PublishStore, type PublishesSnapshot, type TikTokSandboxSettings } from './publishes.ts';
+import type { SandboxUser } from './users.ts';
 
 export interface TikTokEmulatorOptions extends EmulatorOptions {
   /** How long public post ids stay hidden after PUBLISH_COMPLETE (moderation); default processingMs. */
@@ -36,6 +37,14 @@ export interface TikTokEmulator extends Emulator {
 }
 
 const MINUTE_MS = 60_000;
+
+/** What is saved of the TikTok emulator's own state (kit/persistence.ts); the live settings are options, not state. */
+interface TikTokSnapshot {
+  users: SandboxUser[];
+  publishes: PublishesSnapshot;
+  calls: [string, number[]][];
+  postingUsers: [string, number][];
+}
 
 export function createTikTokEmulator(options: TikTokEmulatorOptions = {}): TikTokEmulator {
   const now = options.now ?? Date.now;
@@ -105,6 +114,22 @@ export function createTikTokEmulator(options: TikTokEmulatorOptions = {}): TikTo
       registerPublishRoutes(app, ctx, app.prefix);
     },
     errorFor: renderFault,
+    snapshot(limits): TikTokSnapshot {
+      const t = now();
+      return {
+        users: [...ctx.users.values()],
+        publishes: ctx.publishes.snapshot(limits.items),
+        calls: [...ctx.initCalls].map(([k, times]) => [k, times.filter((at) => t - at < MINUTE_MS)] as [string, number[]]).filter(([, times]) => times.length > 0),
+        postingUsers: [...ctx.postingUsers].filter(([, at]) => t - at < 24 * 60 * MINUTE_MS),
+      };
+    },
+    restore(saved) {
+      const snap = saved as TikTokSnapshot;
+      ctx.users = new Map(snap.users.map((u) => [u.openId, u]));
+      ctx.publishes.restore(snap.publishes);
+      ctx.initCalls = new Map(snap.calls);
+      ctx.postingUsers = new Map(snap.postingUsers);
+    },
     reset() {
       base.ledger.clear();
       base.faults.clear();

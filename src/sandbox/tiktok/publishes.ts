@@ -3,6 +3,7 @@
 // the ledger. State follows the injected clock; a timer settles posts nobody polls (real clock only).
 import { randomBytes } from 'node:crypto';
 import type { Ledger } from '../kit/ledger.ts';
+import { newest } from '../kit/persistence.ts';
 import type { ChunkRules } from '../../platforms/tiktok/info.ts';
 import { envelope } from './envelope.ts';
 
@@ -54,6 +55,16 @@ export interface PublishRecord {
 export type NewPublish = Omit<PublishRecord, 'id' | 'createdAt' | 'receivedBytes' | 'chunksReceived' | 'readyAt' | 'uploadToken'>;
 
 export const UPLOAD_URL_TTL_MS = 60 * 60_000;
+
+/** A publish as saved to disk: the first bytes of an upload in base64. */
+export type SavedPublish = Omit<PublishRecord, 'head'> & { head?: string };
+
+export interface PublishesSnapshot {
+  records: SavedPublish[];
+  postSeq: string;
+}
+
+const DAY_MS = 24 * 60 * 60_000;
 
 function isVideoContainer(head: Buffer | undefined): boolean {
   if (!head) return false;
@@ -215,6 +226,27 @@ export class PublishStore {
     };
     const text = JSON.stringify(envelope(data));
     return visible ? text.replace('"publicaly_available_post_id":[]', `"publicaly_available_post_id":[${rec.outcome!.postId}]`) : text;
+  }
+
+  /** Every publish of the last 24 hours (the daily cap counts them), and the newest `max` of the older ones. */
+  snapshot(max: number): PublishesSnapshot {
+    const now = this.#now();
+    for (const rec of this.#records.values()) this.settle(rec);
+    const all = [...this.#records.values()];
+    const recent = all.filter((r) => r.createdAt > now - DAY_MS);
+    const older = newest(all.filter((r) => r.createdAt <= now - DAY_MS), Math.max(0, max - recent.length), (r) => r.createdAt);
+    const keep = new Set([...recent, ...older]);
+    return {
+      records: all.filter((r) => keep.has(r)).map(({ head, ...r }) => (head ? { ...r, head: head.toString('base64') } : r)),
+      postSeq: String(this.#postSeq),
+    };
+  }
+
+  /** Takes saved publishes back; those still processing settle when next read. */
+  restore(snap: PublishesSnapshot): void {
+    this.reset();
+    for (const { head, ...r } of snap.records) this.#records.set(r.id, head ? { ...r, head: Buffer.from(head, 'base64') } : r);
+    this.#postSeq = BigInt(snap.postSeq);
   }
 
   reset(): void {

@@ -9,7 +9,7 @@ import { OAuthServer } from '../kit/oauth.ts';
 import { registerMediaRoutes } from './media-routes.ts';
 import { registerOAuthRoutes } from './oauth-routes.ts';
 import { blankProblem, invalidRequestBody, PROBLEM_TYPE_BASE, RATE_LIMITS, rateHeaders, sendProblem, type TwitterContext } from './replies.ts';
-import { TwitterState } from './state.ts';
+import { TwitterState, type TwitterSnapshot } from './state.ts';
 import { registerTweetRoutes } from './tweet-routes.ts';
 import { registerUserRoutes } from './user-routes.ts';
 
@@ -101,6 +101,8 @@ export function createTwitterEmulator(options: EmulatorOptions = {}): Emulator {
     latencyMs: base.latencyMs,
     plugin,
     errorFor,
+    snapshot: (limits) => state.snapshot(now(), limits),
+    restore: (saved) => state.restore(saved as TwitterSnapshot),
     reset() {
       base.ledger.clear();
       base.faults.clear();
