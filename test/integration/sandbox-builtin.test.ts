@@ -1,4 +1,5 @@
-// The built-in sandbox survives a restart: accounts, tokens and posts live in <dataDir>/sandbox.
+// The built-in sandbox: it survives a restart (accounts, tokens and posts live in <dataDir>/sandbox), and its
+// control routes exist only while the sandbox is on.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -123,5 +124,29 @@ test('every emulator made with persistence comes back after a restart: all five 
     await h.close();
     await server.close();
     await closeEmulators(emulators);
+  }
+});
+
+test('the control routes are local-development tools: with HERALD_SANDBOX=false and credentials they do not exist', async () => {
+  const off = await startHerald({
+    env: { HERALD_SANDBOX: 'false', HERALD_TWITTER_CLIENT_ID: 'real-app', HERALD_TWITTER_CLIENT_SECRET: 'real-secret' },
+  });
+  try {
+    assert.equal(off.runtime.emulators.length, 0);
+    for (const path of ['/sandbox/twitter/__sandbox/ledger', '/sandbox/twitter/__sandbox/calls', '/sandbox/meta/__sandbox/faults', '/sandbox/twitter/2/users/me']) {
+      const res = await fetch(`${off.url}${path}`);
+      assert.equal(res.status, 404, path);
+    }
+    const reset = await fetch(`${off.url}/sandbox/twitter/__sandbox/reset`, { method: 'POST' });
+    assert.equal(reset.status, 404);
+  } finally {
+    await off.close();
+  }
+  const on = await startHerald({ env: { HERALD_SANDBOX: 'true', HERALD_TWITTER_CLIENT_ID: 'real-app', HERALD_TWITTER_CLIENT_SECRET: 'real-secret' } });
+  try {
+    const res = await fetch(`${on.url}/sandbox/meta/__sandbox/ledger`);
+    assert.equal(res.status, 200, 'with the sandbox on, the emulated platforms have their control routes');
+  } finally {
+    await on.close();
   }
 });
