@@ -250,4 +250,11 @@ describe('Threads emulator protocol', () => {
     assert.equal(broken.status, 400);
     assert.equal(((await broken.json()) as { error: { code: number; type: string } }).error.code, 100);
   });
+
+  test('strict: debug_token with a user token inspects that user\'s tokens only', async () => {
+    const mine = await longToken({ sandbox_user: 'inspector' });
+    const theirs = await longToken({ sandbox_user: 'someone_else' });
+    assert.equal((await graph('GET', 'debug_token', mine, { input_token: mine })).body.data.is_valid, true);
+    assert.equal((await graph('GET', 'debug_token', mine, { input_token: theirs })).body.error.code, 100);
+  });
 });

@@ -121,6 +121,8 @@ export function loginRoutes(app: FastifyInstance, ctx: MetaContext): void {
   app.get('/:v/debug_token', async (req, reply) => {
     const caller = authenticate(ctx, req, reply);
     if (!caller) return reply;
+    // Sandbox users are not developers of the app: only the app token may inspect tokens.
+    if (caller.kind !== 'app') return badParam(reply, 'You must provide an app access token, or a user access token that is an owner or developer of the app');
     const input = param(req, 'input_token');
     if (!input) return badParam(reply, 'The parameter input_token is required');
     const record = ctx.oauth.inspect(input);

@@ -249,3 +249,16 @@ test('strict: objects are read only by the tokens Graph shows them to', async ()
     await app.close();
   }
 });
+
+test('strict: debug_token answers the app token only (sandbox users are not developers of the app)', async () => {
+  const { app, root } = await mount('');
+  try {
+    const { userToken } = await login(root, 'inspector');
+    const asUser = await graph(root, 'GET', 'debug_token', { access_token: userToken, input_token: userToken });
+    assert.equal(asUser.body.error?.code, 100);
+    const asApp = await graph(root, 'GET', 'debug_token', { access_token: `${APP.client_id}|${APP.client_secret}`, input_token: userToken });
+    assert.equal(asApp.body.data?.is_valid, true);
+  } finally {
+    await app.close();
+  }
+});
