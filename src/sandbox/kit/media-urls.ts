@@ -10,14 +10,15 @@ function isLoopbackName(host: string): boolean {
 }
 
 function isPrivateHost(host: string): boolean {
-  return host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || (ipaddr.isValid(host) && !isPublicAddress(host));
+  return host === 'localhost' || host.endsWith('.localhost') || (ipaddr.isValid(host) && !isPublicAddress(host));
 }
 
 /**
  * Why the platform could not fetch `raw`, or undefined when it could. `ownBase` is the emulator's own
  * origin as the caller reached it: that one host counts as reachable (the sandbox's sample media, and
  * Herald's own files when the sandbox is built in), also under another loopback name on the same port
- * (`localhost:3000` for `127.0.0.1:3000`). Hosts are judged by name only; names are not resolved.
+ * (`localhost:3000` for `127.0.0.1:3000`). Hosts are judged as written: literal addresses and `localhost`;
+ * other names are not resolved (a name that resolves to a private address passes).
  */
 export function unreachableMediaUrl(raw: string, ownBase: string): string | undefined {
   let url: URL;
