@@ -107,7 +107,9 @@ export function instagramRoutes(app: FastifyInstance, ctx: MetaContext): void {
     const ig = media ? state.igAccounts.get(media.igId) : undefined;
     if (!media || !ig) return missingObject(reply, mediaId, 'post');
     if (caller.kind !== 'user' || caller.userId !== ig.userId) return graphError(reply, 403, 10, '(#10) Application does not have permission for this action');
-    if (!hasScope(caller, 'instagram_manage_comments')) return graphError(reply, 403, 200, '(#200) Requires instagram_manage_comments permission');
+    for (const scope of ['instagram_basic', 'pages_read_engagement', 'instagram_manage_comments']) {
+      if (!hasScope(caller, scope)) return graphError(reply, 403, 200, `(#200) Requires ${scope} permission`);
+    }
     if (media.productType === 'STORY') return badParam(reply, 'Stories cannot be commented on');
     const message = param(req, 'message');
     if (!message) return badParam(reply, 'The parameter message is required');

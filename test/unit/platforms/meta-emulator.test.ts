@@ -229,7 +229,7 @@ test('strict: objects are read only by the tokens Graph shows them to', async ()
   try {
     const alice = await login(root, 'alice-reader');
     const bob = await login(root, 'bob-reader');
-    const narrow = await login(root, 'narrow-reader', 'pages_show_list,pages_manage_posts');
+
     const [a1, a2] = alice.pages;
     const post = await graph(root, 'POST', `${a1!.id}/feed`, { access_token: a1!.access_token, message: 'mine' });
     const read = (token: string) => graph(root, 'GET', post.body.id, { access_token: token, fields: 'permalink_url' });
@@ -237,9 +237,15 @@ test('strict: objects are read only by the tokens Graph shows them to', async ()
     assert.equal((await read(alice.userToken)).status, 200, 'the token of the user who manages it');
     assert.equal((await read(a2!.access_token)).body.error?.error_subcode, 33, 'another Page of the same user');
     assert.equal((await read(bob.userToken)).body.error?.error_subcode, 33, 'someone else');
-    const np = narrow.pages[0]!;
-    const own = await graph(root, 'POST', `${np.id}/feed`, { access_token: np.access_token, message: 'narrow' });
-    assert.equal((await graph(root, 'GET', own.body.id, { access_token: np.access_token })).body.error?.code, 10, 'no pages_read_engagement');
+    // The same user consents again with fewer permissions: the new Page token cannot read, nor post.
+    const narrow = await login(root, 'alice-reader', 'pages_show_list,pages_manage_posts');
+    const np = narrow.pages.find((p) => p.id === a1!.id)!;
+    assert.equal((await graph(root, 'GET', post.body.id, { access_token: np.access_token })).body.error?.code, 10, 'no pages_read_engagement');
+    const narrowPost = await graph(root, 'POST', `${np.id}/feed`, { access_token: np.access_token, message: 'narrow' });
+    assert.deepEqual([narrowPost.status, narrowPost.body.error?.code], [403, 200], 'publishing needs pages_read_engagement too');
+    const igNarrow = await login(root, 'alice-reader', 'pages_show_list,pages_read_engagement,instagram_content_publish');
+    const noBasic = await graph(root, 'POST', `${a1!.instagram_business_account.id}/media`, { access_token: igNarrow.userToken, image_url: `${origin}/files/sample.jpg` });
+    assert.match(noBasic.body.error?.message ?? '', /instagram_basic/, 'Instagram publishing needs instagram_basic too');
 
     const container = await graph(root, 'POST', `${a1!.instagram_business_account.id}/media`, { access_token: alice.userToken, image_url: `${origin}/files/sample.jpg` });
     assert.equal((await graph(root, 'GET', container.body.id, { access_token: alice.userToken, fields: 'status_code' })).status, 200);
