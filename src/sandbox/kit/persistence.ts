@@ -80,7 +80,12 @@ export function persistEmulator(emu: Emulator, options: PersistenceOptions): Emu
   const file = join(options.dir, `${emu.name}.json`);
   const onError = options.onError ?? (() => {});
 
-  mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    // An unwritable place does not stop the sandbox: it runs in memory, and each write reports its failure.
+    onError(err, file);
+  }
   if (existsSync(file)) {
     try {
       restoreEmulator(emu, JSON.parse(readFileSync(file, 'utf8')));

@@ -108,3 +108,22 @@ test('closeEmulators writes what is pending at once, and a new set of emulators 
   }
 });
 
+
+test('a directory that cannot be made does not stop the sandbox: it runs in memory and reports each failed write', async () => {
+  const root = tempDir();
+  try {
+    const blocker = join(root, 'not-a-dir');
+    writeFileSync(blocker, 'a file where the directory should be');
+    const errors: string[] = [];
+    const emulators = createEmulators({ persistence: { dir: join(blocker, 'sandbox'), debounceMs: 10, onError: (_err, file) => errors.push(file) } });
+    const emu = emulators[0]!;
+    const mine = () => errors.filter((f) => f.endsWith(`${emu.name}.json`)).length;
+    assert.equal(mine(), 1);
+    emu.ledger.record(entry(1));
+    await closeEmulators(emulators);
+    assert.equal(mine(), 2, 'the write failed and said so');
+    assert.equal(emu.ledger.list().length, 1);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
