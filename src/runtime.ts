@@ -59,7 +59,7 @@ import { createAttemptsStore } from './publishing/attempts.ts';
 import { createPublishingEngine, type PublishingEngine } from './publishing/engine.ts';
 import { createLimits } from './publishing/limits.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './publishing/policy.ts';
-import { createEmulators, sandboxPlugin } from './sandbox/index.ts';
+import { closeEmulators, createEmulators, sandboxPlugin } from './sandbox/index.ts';
 import { SANDBOX_APP, type Emulator } from './sandbox/kit/emulator.ts';
 import { createDeliveriesDal } from './webhooks/deliveries-dal.ts';
 import { createDeliveriesReader } from './webhooks/deliveries-read.ts';
@@ -165,7 +165,17 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   // URLs depend on where Herald listens, so they are read when used, not fixed here.
   let listeningUrl = `http://127.0.0.1:${config.port}`;
   const publicUrl = () => (config.publicUrlIsDefault ? listeningUrl : config.publicUrl);
-  const emulators = config.sandbox && serveApi ? createEmulators() : [];
+  // Built in, the sandbox keeps its state (accounts, tokens, posts, uploads) in the data directory, so a
+  // restart does not break a walk-through. `herald sandbox` and the tests' own emulators stay in memory.
+  const emulators =
+    config.sandbox && serveApi
+      ? createEmulators({
+          persistence: {
+            dir: join(config.dataDir, 'sandbox'),
+            onError: (err, file) => log.warn({ err, file }, 'the sandbox could not read or write its state file; it goes on in memory'),
+          },
+        })
+      : [];
   const appConfig = (platform: Platform): PlatformAppConfig => {
     const real = config.platforms[platform];
     const { app, sandbox } = descriptorOf(platform);
@@ -464,6 +474,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       // step runs even when an earlier one fails (a database already gone must not keep the process up).
       const steps: [string, () => Promise<unknown>][] = [
         ['http', () => app.close()],
+        // No request reaches the emulators any more: what they hold is final.
+        ['sandbox state', () => closeEmulators(emulators)],
         ['publishing', () => engine.drain(10_000)],
         ['queue', () => queue.stop()],
         ['outbound', () => Promise.all([...[...new Set([outbound, webhookOutbound, trustedOutbound])].map((c) => c.close()), serverFetch.close()])],

@@ -4,14 +4,32 @@ import type { FastifyInstance } from 'fastify';
 import { PLATFORM_DESCRIPTORS } from '../platforms/registry.ts';
 import type { Emulator, EmulatorOptions } from './kit/emulator.ts';
 import { SANDBOX_APP } from './kit/emulator.ts';
+import { closePersistence, persistEmulator, type PersistenceOptions } from './kit/persistence.ts';
 import { mediaRoutes } from './media.ts';
 
-export function createEmulators(options: EmulatorOptions = {}): Emulator[] {
+export interface CreateEmulatorsOptions extends EmulatorOptions {
+  /**
+   * Keep every emulator's state (accounts and tokens, posts, uploads) in `<dir>/<mount>.json`, restored
+   * now and saved after changes, so it survives a restart. Without it the emulators live in memory only.
+   * Stop saving (and write what is pending) with `closeEmulators`.
+   */
+  persistence?: PersistenceOptions;
+}
+
+export function createEmulators(options: CreateEmulatorsOptions = {}): Emulator[] {
+  const { persistence, ...emulatorOptions } = options;
   const byMount = new Map<string, Emulator>();
   for (const { sandbox } of PLATFORM_DESCRIPTORS) {
-    if (!byMount.has(sandbox.mount)) byMount.set(sandbox.mount, sandbox.createEmulator(options));
+    if (!byMount.has(sandbox.mount)) byMount.set(sandbox.mount, sandbox.createEmulator(emulatorOptions));
   }
-  return [...byMount.values()];
+  const emulators = [...byMount.values()];
+  if (persistence) for (const emu of emulators) persistEmulator(emu, persistence);
+  return emulators;
+}
+
+/** Writes the pending state of emulators made with `persistence` and stops saving it (on shutdown). */
+export function closeEmulators(emulators: readonly Emulator[]): Promise<void> {
+  return closePersistence(emulators);
 }
 
 /**

@@ -22,6 +22,7 @@ let ig: PlatformAdapter;
 let igSlow: PlatformAdapter;
 let accounts: ConnectedAccount[];
 let jpg: string;
+let slowJpg: string;
 let mp4: string;
 
 function creds(a: ConnectedAccount): AccountCredentials {
@@ -64,6 +65,7 @@ async function connect(adapter: PlatformAdapter, extra: Record<string, string>):
 }
 
 const image = (): MediaItem => ({ type: 'image', url: jpg });
+const slowImage = (): MediaItem => ({ type: 'image', url: slowJpg });
 const video = (): MediaItem => ({ type: 'video', url: mp4 });
 const account = () => creds(accounts[0]!);
 const published = (igId: string) => emu.ledger.list({ accountId: igId, kind: 'media' });
@@ -72,6 +74,8 @@ before(async () => {
   server = await startEmulatorServer([emu]);
   slowServer = await startEmulatorServer([slow]);
   jpg = `${server.mediaUrl}/sample.jpg`;
+  // Meta fetches media from the public internet: on loopback, only the emulator's own host is in reach.
+  slowJpg = `${slowServer.mediaUrl}/sample.jpg`;
   mp4 = `${server.mediaUrl}/sample.mp4`;
   ig = adapterFor(server.rootOf('meta'));
   igSlow = adapterFor(slowServer.rootOf('meta'));
@@ -223,10 +227,10 @@ test('reconcile says unknown while the container is still processing', async () 
     const res = await fetch(`${slowServer.rootOf('meta')}/v21.0/${a.accountId}/media`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ image_url: jpg, caption: 'processing', access_token: a.accessToken }),
+      body: new URLSearchParams({ image_url: slowJpg, caption: 'processing', access_token: a.accessToken }),
     });
     const { id } = (await res.json()) as { id: string };
-    const { req } = request(a, 'processing', [image()]);
+    const { req } = request(a, 'processing', [slowImage()]);
     const r = await igSlow.reconcile({ ...req, checkpoint: { containerId: id } });
     assert.ok(r.ok && r.found === 'unknown', JSON.stringify(r));
   } finally {
@@ -237,7 +241,7 @@ test('reconcile says unknown while the container is still processing', async () 
 test('an expired container is created again on the next attempt', async () => {
   const [slowAccount] = await connect(igSlow, { sandbox_user: 'slowpoke', sandbox_pages: '1' });
   const a = creds(slowAccount!);
-  const { req, saved, again } = request(a, 'expires first', [image()]);
+  const { req, saved, again } = request(a, 'expires first', [slowImage()]);
   slow.faults.add({ kind: 'server_error', method: 'POST', path: '/media_publish' });
   assert.equal((await igSlow.publish(req)).ok, false);
   clockOffset = DAY_MS + 60_000;
@@ -254,10 +258,10 @@ test('an expired container is created again on the next attempt', async () => {
 test('a used-up publishing quota is quota_exceeded with retryAt, before any container is made', async () => {
   const [slowAccount] = await connect(igSlow, { sandbox_user: 'quota', sandbox_pages: '1' });
   const a = creds(slowAccount!);
-  assert.ok((await igSlow.publish(request(a, 'the only one', [image()]).req)).ok);
+  assert.ok((await igSlow.publish(request(a, 'the only one', [slowImage()]).req)).ok);
   const before = Date.now();
   const calls = slow.calls.length;
-  const out = await igSlow.publish(request(a, 'one too many', [image()]).req);
+  const out = await igSlow.publish(request(a, 'one too many', [slowImage()]).req);
   assert.ok(!out.ok && out.category === 'quota_exceeded', JSON.stringify(out));
   assert.ok(out.retryAt! > before);
   assert.ok(!slow.calls.slice(calls).some((c) => c.method === 'POST'), 'nothing was created');

@@ -221,4 +221,45 @@ describe('Threads emulator protocol', () => {
     assert.equal(code('permission'), 10);
     assert.equal((threadsErrorFor('validation', { kind: 'validation', message: 'custom' }).body as { error: { message: string } }).error.message, 'custom');
   });
+
+  // Strictness: what Threads refuses, the emulator refuses too (src/sandbox/README.md, "As strict as the platform").
+  test('strict: media Threads could not fetch or read ends the container in ERROR', async () => {
+    const token = await longToken();
+    const own = new URL(root).origin;
+    const cases: [Record<string, string>, string][] = [
+      [{ media_type: 'IMAGE', image_url: 'http://10.0.0.5/a.jpg' }, 'UNKNOWN'],
+      [{ media_type: 'VIDEO', video_url: 'http://localhost:1/v.mp4' }, 'FAILED_DOWNLOADING_VIDEO'],
+      [{ media_type: 'VIDEO', video_url: 'https://cdn.example.com/still.jpg' }, 'FAILED_PROCESSING_VIDEO'],
+      [{ media_type: 'IMAGE', image_url: 'https://cdn.example.com/clip.mp4' }, 'UNKNOWN'],
+      [{ media_type: 'IMAGE', image_url: 'https://cdn.example.com/anim.gif' }, 'UNKNOWN'],
+    ];
+    const ids = await Promise.all(cases.map(async ([p]) => (await graph('POST', 'me/threads', token, p)).body.id as string));
+    const fine = (await graph('POST', 'me/threads', token, { media_type: 'IMAGE', image_url: `${own}/sandbox/media/sample.png` })).body.id as string;
+    await new Promise((r) => setTimeout(r, 60));
+    for (const [i, [p, message]] of cases.entries()) {
+      assert.deepEqual((await graph('GET', ids[i]!, token, { fields: 'status,error_message' })).body, { status: 'ERROR', error_message: message }, JSON.stringify(p));
+    }
+    assert.equal((await graph('GET', fine, token, { fields: 'status' })).body.status, 'FINISHED', 'the sandbox’s own host is in reach');
+  });
+
+  test('strict: the code exchange needs the redirect_uri; bodies Fastify cannot read answer in the Graph envelope', async () => {
+    const code = (await authorize()).searchParams.get('code')!;
+    const res = await fetch(`${root}/oauth/access_token`, {
+      method: 'POST',
+      body: new URLSearchParams({ client_id: SANDBOX_APP.clientId, client_secret: SANDBOX_APP.clientSecret, code, grant_type: 'authorization_code' }),
+    });
+    assert.equal(res.status, 400);
+    assert.equal(((await res.json()) as { error: { code: number } }).error.code, 100);
+    const token = await longToken();
+    const broken = await fetch(`${root}/v1.0/me/threads`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"media_type":' });
+    assert.equal(broken.status, 400);
+    assert.equal(((await broken.json()) as { error: { code: number; type: string } }).error.code, 100);
+  });
+
+  test('strict: debug_token with a user token inspects that user\'s tokens only', async () => {
+    const mine = await longToken({ sandbox_user: 'inspector' });
+    const theirs = await longToken({ sandbox_user: 'someone_else' });
+    assert.equal((await graph('GET', 'debug_token', mine, { input_token: mine })).body.data.is_valid, true);
+    assert.equal((await graph('GET', 'debug_token', mine, { input_token: theirs })).body.error.code, 100);
+  });
 });

@@ -280,3 +280,89 @@ test('without verified prefixes only the sandbox host itself is verified: other 
     await server.close();
   }
 });
+
+// Strictness: what TikTok refuses, the emulator refuses too (src/sandbox/README.md, "As strict as the platform").
+describe('strict', () => {
+  let clock = Date.now();
+  const strict = createTikTokEmulator({ now: () => clock, processingMs: 0, moderationMs: 0, chunkRules: SMALL_CHUNKS, verifiedUrlPrefixes: ['https://cdn.example/'] });
+  let base: string;
+  let own: EmulatorServer;
+  before(async () => {
+    own = await startEmulatorServer([strict]);
+    base = own.rootOf('tiktok');
+  });
+  after(() => own.close());
+
+  async function token(user: string): Promise<string> {
+    const q = new URLSearchParams({ client_key: SANDBOX_APP.clientId, response_type: 'code', scope: 'user.info.basic,video.publish', redirect_uri: REDIRECT, state: 's', sandbox_user: user });
+    const { code } = await approveConsent(`${base}/v2/auth/authorize/?${q}`);
+    const res = await fetch(`${base}/v2/oauth/token/`, {
+      method: 'POST',
+      body: new URLSearchParams({ client_key: SANDBOX_APP.clientId, client_secret: SANDBOX_APP.clientSecret, code, grant_type: 'authorization_code', redirect_uri: REDIRECT }),
+    });
+    return ((await res.json()) as { access_token: string }).access_token;
+  }
+  const call = async (t: string, path: string, body: unknown = {}) => {
+    const res = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, json: (await res.json()) as any };
+  };
+  const photo = (t: string, urls = ['https://cdn.example/a.jpg']) =>
+    call(t, '/v2/post/publish/content/init/', { media_type: 'PHOTO', post_mode: 'DIRECT_POST', post_info: postInfo, source_info: { source: 'PULL_FROM_URL', photo_images: urls } });
+
+  test('creator_info takes 20 calls a minute per token, status/fetch 30', async () => {
+    const t = await token('chatty');
+    for (let i = 0; i < 20; i++) assert.equal((await call(t, '/v2/post/publish/creator_info/query/')).status, 200);
+    const over = await call(t, '/v2/post/publish/creator_info/query/');
+    assert.deepEqual([over.status, over.json.error.code], [429, 'rate_limit_exceeded']);
+    const { publish_id } = (await photo(t)).json.data;
+    for (let i = 0; i < 30; i++) assert.equal((await call(t, '/v2/post/publish/status/fetch/', { publish_id })).status, 200);
+    assert.equal((await call(t, '/v2/post/publish/status/fetch/', { publish_id })).status, 429);
+    clock += 61_000;
+    assert.equal((await call(t, '/v2/post/publish/status/fetch/', { publish_id })).status, 200, 'the minute passes');
+  });
+
+  test('a creator gets 15 Direct Posts a day, then spam_risk_too_many_posts', async () => {
+    clock += 61_000;
+    const t = await token('prolific');
+    for (let i = 0; i < 15; i++) {
+      if (i > 0 && i % 6 === 0) clock += 61_000; // 6 inits a minute
+      assert.equal((await photo(t)).status, 200, `post ${i + 1}`);
+    }
+    clock += 61_000;
+    const over = await photo(t);
+    assert.deepEqual([over.status, over.json.error.code], [403, 'spam_risk_too_many_posts']);
+    const video = await call(t, '/v2/post/publish/video/init/', { post_info: postInfo, source_info: { source: 'PULL_FROM_URL', video_url: 'https://cdn.example/v.mp4' } });
+    assert.equal(video.json.error.code, 'spam_risk_too_many_posts', 'videos count against the same cap');
+    clock += 24 * 60 * 60_000;
+    assert.equal((await photo(await token('prolific'))).status, 200, 'a day later (with a fresh token: the old one lived 2 hours)');
+  });
+
+  test('videos over 4 GB, pulled videos that are images and photos in other formats than JPEG or WebP are refused', async () => {
+    clock += 61_000;
+    const t = await token('formats');
+    const huge = await call(t, '/v2/post/publish/video/init/', {
+      post_info: postInfo,
+      source_info: { source: 'FILE_UPLOAD', video_size: 4 * 1024 ** 3 + 1, chunk_size: 60_000_000, total_chunk_count: Math.floor((4 * 1024 ** 3 + 1) / 60_000_000) },
+    });
+    assert.deepEqual([huge.status, huge.json.error.code], [400, 'invalid_params']);
+    assert.match(huge.json.error.message, /4 GB/);
+    const still = await call(t, '/v2/post/publish/video/init/', { post_info: postInfo, source_info: { source: 'PULL_FROM_URL', video_url: 'https://cdn.example/still.jpg' } });
+    const gif = await photo(t, ['https://cdn.example/a.jpg', 'https://cdn.example/b.gif']);
+    const webp = await photo(t, ['https://cdn.example/a.webp']);
+    const status = async (publish_id: string) => (await call(t, '/v2/post/publish/status/fetch/', { publish_id })).json.data;
+    assert.deepEqual([(await status(still.json.data.publish_id)).status, (await status(still.json.data.publish_id)).fail_reason], ['FAILED', 'file_format_check_failed']);
+    assert.equal((await status(gif.json.data.publish_id)).fail_reason, 'file_format_check_failed');
+    assert.equal((await status(webp.json.data.publish_id)).status, 'PUBLISH_COMPLETE');
+  });
+
+  test('redirect URIs are static (no query, no fragment); unknown paths answer in the envelope', async () => {
+    for (const redirect of [`${REDIRECT}?next=1`, `${REDIRECT}#x`, `https://app.example/${'a'.repeat(520)}`]) {
+      const q = new URLSearchParams({ client_key: SANDBOX_APP.clientId, response_type: 'code', scope: 'user.info.basic', redirect_uri: redirect, state: 's' });
+      const res = await fetch(`${base}/v2/auth/authorize/?${q}`, { redirect: 'manual' });
+      assert.equal(res.status, 400, redirect);
+    }
+    const none = await fetch(`${base}/v2/nothing/here/`);
+    assert.equal(none.status, 404);
+    assert.equal(((await none.json()) as { error: { code: string } }).error.code, 'invalid_params');
+  });
+});

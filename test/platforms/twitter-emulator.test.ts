@@ -299,3 +299,73 @@ test('reset forgets posts, tokens and users', async () => {
   assert.equal(emu.ledger.list().length, 0);
   assert.equal((await api('/2/users/me', t)).status, 401);
 });
+
+// Strictness: what X refuses, the emulator refuses too (src/sandbox/README.md, "As strict as the platform").
+
+test('strict: a state over 500 characters is refused on the consent page', async () => {
+  const res = await fetch(authorizeUrl(root, { state: 's'.repeat(501) }), { redirect: 'manual' });
+  assert.equal(res.status, 400);
+  assert.match(((await res.json()) as { error_description: string }).error_description, /state may be at most 500/);
+});
+
+test('strict: uploads need media_category, one that fits the media type, and a size within its limit', async () => {
+  const t = (await token(root, 'categorist')).access_token;
+  const oneShot = new FormData();
+  oneShot.set('media', new Blob([SAMPLE_MEDIA['sample.jpg']!.bytes]), 'a.jpg');
+  const noCategory = await api('/2/media/upload', t, { method: 'POST', form: oneShot });
+  assert.equal(noCategory.status, 400);
+  assert.match(((await noCategory.json()) as { errors: { message: string }[] }).errors[0]!.message, /media_category is required/);
+  const init = (json: Record<string, unknown>) => api('/2/media/upload/initialize', t, { method: 'POST', json });
+  const refusals: [Record<string, unknown>, RegExp][] = [
+    [{ media_type: 'video/mp4', total_bytes: 1000 }, /media_category is required/],
+    [{ media_type: 'video/mp4', total_bytes: 1000, media_category: 'tweet_image' }, /does not take video/],
+    [{ media_type: 'image/jpeg', total_bytes: 1000, media_category: 'tweet_video' }, /does not take image/],
+    [{ media_type: 'image/png', total_bytes: 1000, media_category: 'tweet_gif' }, /does not take image/],
+    [{ media_type: 'image/jpeg', total_bytes: 5 * 1024 * 1024 + 1, media_category: 'tweet_image' }, /over the 5242880-byte limit/],
+    [{ media_type: 'image/gif', total_bytes: 15 * 1024 * 1024 + 1, media_category: 'tweet_gif' }, /over the 15728640-byte limit/],
+  ];
+  for (const [body, message] of refusals) {
+    const res = await init(body);
+    assert.equal(res.status, 400, JSON.stringify(body));
+    const problem = (await res.json()) as { type: string; errors: { message: string }[] };
+    assert.equal(problem.type, 'https://api.x.com/2/problems/invalid-request');
+    assert.match(problem.errors[0]!.message, message);
+  }
+  assert.equal((await init({ media_type: 'image/gif', total_bytes: 15 * 1024 * 1024, media_category: 'tweet_gif' })).status, 200);
+  assert.equal((await init({ media_type: 'image/gif', total_bytes: 1000, media_category: 'tweet_image' })).status, 200, 'a still GIF may go up as an image');
+});
+
+test('strict: fields X\'s schema does not know are refused; bad JSON and unknown paths answer in problem JSON', async () => {
+  const t = (await token(root, 'schema')).access_token;
+  const extra = await post(t, { text: 'hello', sandbox_anything: true });
+  assert.equal(extra.status, 400);
+  assert.match(((await extra.json()) as { errors: { message: string }[] }).errors[0]!.message, /\$\.sandbox_anything: is not defined in the schema/);
+  const broken = await fetch(`${root}/2/tweets`, { method: 'POST', headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json' }, body: '{"text":' });
+  assert.equal(broken.status, 400);
+  assert.match(broken.headers.get('content-type') ?? '', /application\/problem\+json/);
+  assert.equal(((await broken.json()) as { type: string }).type, 'https://api.x.com/2/problems/invalid-request');
+  const nowhere = await fetch(`${root}/2/nowhere`, { headers: { authorization: `Bearer ${t}` } });
+  assert.equal(nowhere.status, 404);
+  assert.match(nowhere.headers.get('content-type') ?? '', /application\/problem\+json/);
+});
+
+test('strict: the app-wide limits hold across users (450 post lookups per 15 minutes; 24-hour headers on writes)', async () => {
+  clock += 16 * 60_000; // fresh windows
+  const a = (await token(root, 'reader-a')).access_token;
+  const created = await post(a, { text: 'look me up' });
+  assert.equal(created.headers.get('x-app-limit-24hour-limit'), '10000');
+  assert.ok(Number(created.headers.get('x-app-limit-24hour-remaining')) < 10_000);
+  const id = ((await created.json()) as { data: { id: string } }).data.id;
+  const readers = await Promise.all(['reader-b', 'reader-c'].map(async (u) => (await token(root, u)).access_token));
+  let last: Response | undefined;
+  for (let i = 0; i < 450; i++) {
+    last = await api(`/2/tweets/${id}`, [a, ...readers][i % 3]!);
+    assert.equal(last.status, 200, `lookup ${i}`);
+  }
+  assert.equal(last!.headers.get('x-rate-limit-limit'), '450', 'the app window binds before any user window');
+  const over = await api(`/2/tweets/${id}`, (await token(root, 'reader-d')).access_token);
+  assert.equal(over.status, 429, 'a user who never called still meets the app limit');
+  assert.equal(over.headers.get('x-rate-limit-remaining'), '0');
+  clock += 16 * 60_000;
+  assert.equal((await api(`/2/tweets/${id}`, a)).status, 200, 'the window lifts');
+});

@@ -35,6 +35,45 @@ export interface Emulator {
   errorFor(kind: ErrorFaultKind, rule: FaultRule): ErrorReply;
   /** Forgets posts, tokens, faults, calls and latency. */
   reset(): void;
+  /**
+   * The emulator's own state (beyond the OAuth server's tokens and the ledger, which the kit saves for
+   * every emulator), as JSON-safe data, for the sandbox to survive a restart (kit/persistence.ts). Keep it
+   * bounded: at most `limits.items` of each kind of object, newest first; drop what has expired.
+   */
+  snapshot?(limits: PersistLimits): unknown;
+  /** Takes back what `snapshot` returned (after a restart); called before any request is served. */
+  restore?(state: unknown): void;
+}
+
+/** How much of an emulator's state is saved (kit/persistence.ts). */
+export interface PersistLimits {
+  /** Ledger entries (the newest). */
+  ledger: number;
+  /** Access, refresh and Page tokens (revoked ones go first, then the oldest). */
+  tokens: number;
+  /** Objects of each kind an emulator keeps (posts, containers, uploads, …), the newest. */
+  items: number;
+}
+
+const changeListeners = new WeakMap<Emulator, Set<() => void>>();
+
+/**
+ * Calls `listener` whenever the emulator may have changed: after every request it answers (API or
+ * control) and every ledger entry. Returns the unsubscribe. Used to save the sandbox's state.
+ */
+export function watchEmulator(emu: Emulator, listener: () => void): () => void {
+  const set = changeListeners.get(emu) ?? new Set();
+  changeListeners.set(emu, set);
+  set.add(listener);
+  const unwatchLedger = emu.ledger.watch(listener);
+  return () => {
+    set.delete(listener);
+    unwatchLedger();
+  };
+}
+
+function changed(emu: Emulator): void {
+  for (const listener of changeListeners.get(emu) ?? []) listener();
 }
 
 export interface EmulatorBase {
@@ -109,6 +148,8 @@ export function installCommon(app: FastifyInstance, emu: Emulator): void {
   });
 
   app.addHook('onSend', async (req, reply, payload) => {
+    // The handler has run (whatever happens to the answer next): whatever it changed may be saved.
+    changed(emu);
     if (resetting.has(req)) {
       // The work is done; the connection is cut before a byte of the answer leaves. No response
       // completes, so the call is logged here, with the status that was never delivered.

@@ -15,10 +15,28 @@ export interface LedgerEntry {
 
 export class Ledger {
   #entries: LedgerEntry[] = [];
+  #listeners = new Set<() => void>();
 
   record(entry: LedgerEntry): LedgerEntry {
     this.#entries.push(entry);
+    for (const listener of this.#listeners) listener();
     return entry;
+  }
+
+  /** Calls `listener` after every entry recorded (also outside a request, e.g. when processing ends); returns the unsubscribe. */
+  watch(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** The newest `max` entries, oldest first, for saving. */
+  snapshot(max = Number.POSITIVE_INFINITY): LedgerEntry[] {
+    return max >= this.#entries.length ? [...this.#entries] : this.#entries.slice(this.#entries.length - max);
+  }
+
+  /** Replaces the entries with saved ones. */
+  restore(entries: readonly LedgerEntry[]): void {
+    this.#entries = [...entries];
   }
 
   list(filter: { accountId?: string; kind?: string } = {}): LedgerEntry[] {

@@ -23,7 +23,7 @@ export interface IssuedTokens {
   scopes: string[];
 }
 
-interface CodeRecord {
+export interface CodeRecord {
   userId: string;
   clientId: string;
   redirectUri: string;
@@ -34,7 +34,7 @@ interface CodeRecord {
   used: boolean;
 }
 
-interface TokenRecord {
+export interface TokenRecord {
   userId: string;
   scopes: string[];
   expiresAt: number | null;
@@ -42,6 +42,12 @@ interface TokenRecord {
   kind: 'access' | 'refresh';
   /** Free-form data the emulator keeps with a token (e.g. which Page a Page token belongs to). */
   data?: Record<string, unknown>;
+}
+
+/** Codes and tokens as saved to disk (kit/persistence.ts). */
+export interface OAuthSnapshot {
+  codes: [string, CodeRecord][];
+  tokens: [string, TokenRecord][];
 }
 
 export type AccessCheck =
@@ -76,10 +82,15 @@ export class OAuthServer {
     if (!record) return { ok: false, error: 'invalid_grant', description: 'authorization code is invalid' };
     if (record.used) return { ok: false, error: 'invalid_grant', description: 'authorization code was already used' };
     if (record.expiresAt <= this.options.now()) return { ok: false, error: 'invalid_grant', description: 'authorization code has expired' };
-    if (input.clientId !== undefined && input.clientId !== record.clientId) {
+    // RFC 6749 4.1.3: the client that redeems the code is the one it was issued to, and redirect_uri is
+    // required (and must be identical) when the authorization request carried one, as it always does here.
+    // Not sending them is refused like sending wrong ones: no platform lets a code exchange skip them.
+    if (input.clientId === undefined || input.clientId === '') return { ok: false, error: 'invalid_request', description: 'client_id is required' };
+    if (input.clientId !== record.clientId) {
       return { ok: false, error: 'invalid_grant', description: 'authorization code was issued to another client' };
     }
-    if (input.redirectUri !== undefined && input.redirectUri !== record.redirectUri) {
+    if (input.redirectUri === undefined || input.redirectUri === '') return { ok: false, error: 'invalid_request', description: 'redirect_uri is required' };
+    if (input.redirectUri !== record.redirectUri) {
       return { ok: false, error: 'invalid_grant', description: 'redirect_uri does not match the authorization request' };
     }
     if (record.challenge) {
@@ -188,6 +199,29 @@ export class OAuthServer {
       }
     }
     return n;
+  }
+
+  /**
+   * What is worth saving: unused, unexpired codes and unexpired tokens (revoked ones too, so they keep
+   * failing as revoked), at most `maxTokens` of them: revoked ones go first, then the oldest.
+   */
+  snapshot(maxTokens = Number.POSITIVE_INFINITY): OAuthSnapshot {
+    const now = this.options.now();
+    const codes = [...this.#codes].filter(([, c]) => !c.used && c.expiresAt > now);
+    let tokens = [...this.#tokens].filter(([, t]) => t.expiresAt === null || t.expiresAt > now);
+    if (tokens.length > maxTokens) {
+      const revoked = tokens.filter(([, t]) => t.revoked);
+      const drop = new Set(revoked.slice(0, Math.min(revoked.length, tokens.length - maxTokens)).map(([k]) => k));
+      tokens = tokens.filter(([k]) => !drop.has(k));
+      if (tokens.length > maxTokens) tokens = tokens.slice(tokens.length - maxTokens);
+    }
+    return { codes: codes.map(([k, c]) => [k, { ...c }]), tokens: tokens.map(([k, t]) => [k, { ...t }]) };
+  }
+
+  /** Replaces codes and tokens with saved ones. */
+  restore(snapshot: OAuthSnapshot): void {
+    this.#codes = new Map(snapshot.codes.map(([k, c]) => [k, { ...c }]));
+    this.#tokens = new Map(snapshot.tokens.map(([k, t]) => [k, { ...t }]));
   }
 
   reset(): void {

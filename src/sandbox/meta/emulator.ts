@@ -10,7 +10,7 @@ import { loginRoutes } from './routes-login.ts';
 import { instagramRoutes } from './routes-instagram.ts';
 import { objectRoutes } from './routes-objects.ts';
 import { pageRoutes } from './routes-pages.ts';
-import { MetaState } from './state.ts';
+import { MetaState, type MetaSnapshot } from './state.ts';
 
 export type { MetaEmulatorOptions } from './graph-http.ts';
 
@@ -60,6 +60,8 @@ export function createMetaEmulator(options: MetaEmulatorOptions = {}): Emulator 
       objectRoutes(app, ctx);
     },
     errorFor: (kind, rule) => renderError(kind, rule),
+    snapshot: (limits) => state.snapshot(now(), limits),
+    restore: (saved) => state.restore(saved as MetaSnapshot),
     reset() {
       state.clear();
       oauth.reset();

@@ -135,7 +135,8 @@ function denied(reply: FastifyReply, scope: string): undefined {
 
 /**
  * Access to a Page: writes need that Page's own token; reads also accept the token of a user who
- * manages it.
+ * manages it. Every Page call needs pages_read_engagement beside its own permission (Pages API:
+ * publishing takes pages_manage_posts and pages_read_engagement).
  */
 export function pageAccess(
   ctx: MetaContext,
@@ -154,12 +155,15 @@ export function pageAccess(
     graphError(reply, 403, 200, '(#200) This action requires a Page access token of the Page');
     return undefined;
   }
-  if (!hasScope(caller, opts.scope)) return denied(reply, opts.scope);
+  for (const scope of new Set([opts.scope, 'pages_read_engagement'])) if (!hasScope(caller, scope)) return denied(reply, scope);
   ctx.buc.set(req, { id: pageId, type: 'pages' });
   return { page, caller };
 }
 
-/** Access to an Instagram professional account: the user token of the user who manages its Page. */
+/**
+ * Access to an Instagram professional account: the user token of the user who manages its Page, with
+ * instagram_basic and pages_read_engagement beside the call's own permission (IG User reference).
+ */
 export function igAccess(ctx: MetaContext, req: FastifyRequest, reply: FastifyReply, igId: string, scope: string): { ig: IgAccount; caller: Caller } | undefined {
   const caller = authenticate(ctx, req, reply);
   if (!caller) return undefined;
@@ -169,7 +173,7 @@ export function igAccess(ctx: MetaContext, req: FastifyRequest, reply: FastifyRe
     graphError(reply, 403, 10, '(#10) Application does not have permission for this action');
     return undefined;
   }
-  if (!hasScope(caller, scope)) return denied(reply, scope);
+  for (const needed of new Set(['instagram_basic', 'pages_read_engagement', scope])) if (!hasScope(caller, needed)) return denied(reply, needed);
   ctx.buc.set(req, { id: igId, type: 'instagram' });
   return { ig, caller };
 }

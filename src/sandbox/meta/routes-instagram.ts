@@ -1,14 +1,20 @@
 // Instagram content publishing: containers (image, reel, story, carousel and its items), the status
 // state machine, media_publish with the 24-hour quota, the account's media and stories, comments.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { emulatorBaseUrl } from '../kit/emulator.ts';
+import { unreachableMediaUrl } from '../kit/media-urls.ts';
 import { authenticate, badParam, fieldsOf, graphError, hasScope, igAccess, missingObject, paginate, param, select, type MetaContext } from './graph-http.ts';
 import type { IgContainer, IgMediaType } from './state.ts';
 import { containerCode, mediaView } from './views.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 const MAX_CAPTION = 2_200;
+const MAX_HASHTAGS = 30;
+const MAX_MENTIONS = 20;
 const VIDEO_PATH = /\.(mp4|mov|m4v|webm)$/i;
 const IMAGE_PATH = /\.(jpe?g|png|gif|webp|bmp|tiff?)$/i;
+/** Instagram takes JPEG images only; a URL that names another image format fails when Meta fetches it. */
+const NOT_JPEG_PATH = /\.(png|gif|webp|bmp|tiff?|heic)$/i;
 
 function pathOf(url: string | undefined): string | undefined {
   try {
@@ -20,11 +26,14 @@ function pathOf(url: string | undefined): string | undefined {
 }
 
 /** Why Meta's fetch of the file would fail, judged from the URL (the emulator does not download media). */
-function mediaProblem(kind: 'image' | 'video', path: string): string | undefined {
+function mediaProblem(kind: 'image' | 'video', url: string, path: string, ownBase: string): string | undefined {
+  if (unreachableMediaUrl(url, ownBase)) return 'Error: Media download has failed with error code 2207052 (the media could not be fetched from this URI)';
   if (kind === 'video' && IMAGE_PATH.test(path)) return 'Error: Media upload has failed with error code 2207026 (unsupported video format)';
-  if (kind === 'image' && VIDEO_PATH.test(path)) return 'Error: Media upload has failed with error code 2207005 (unsupported image format)';
+  if (kind === 'image' && (VIDEO_PATH.test(path) || NOT_JPEG_PATH.test(path))) return 'Error: Media upload has failed with error code 2207005 (unsupported image format; only JPEG is supported)';
   return undefined;
 }
+
+const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
 
 export function instagramRoutes(app: FastifyInstance, ctx: MetaContext): void {
   const { state, ledger } = ctx;
@@ -34,7 +43,7 @@ export function instagramRoutes(app: FastifyInstance, ctx: MetaContext): void {
   app.post('/:v/:id/media', async (req, reply) => {
     const { id: igId } = req.params as { id: string };
     if (!igAccess(ctx, req, reply, igId, 'instagram_content_publish')) return reply;
-    const created = createContainer(ctx, req, reply, igId);
+    const created = createContainer(ctx, req, reply, igId, emulatorBaseUrl(req, app.prefix));
     return created ? { id: created.id } : reply;
   });
 
@@ -98,7 +107,9 @@ export function instagramRoutes(app: FastifyInstance, ctx: MetaContext): void {
     const ig = media ? state.igAccounts.get(media.igId) : undefined;
     if (!media || !ig) return missingObject(reply, mediaId, 'post');
     if (caller.kind !== 'user' || caller.userId !== ig.userId) return graphError(reply, 403, 10, '(#10) Application does not have permission for this action');
-    if (!hasScope(caller, 'instagram_manage_comments')) return graphError(reply, 403, 200, '(#200) Requires instagram_manage_comments permission');
+    for (const scope of ['instagram_basic', 'pages_read_engagement', 'instagram_manage_comments']) {
+      if (!hasScope(caller, scope)) return graphError(reply, 403, 200, `(#200) Requires ${scope} permission`);
+    }
     if (media.productType === 'STORY') return badParam(reply, 'Stories cannot be commented on');
     const message = param(req, 'message');
     if (!message) return badParam(reply, 'The parameter message is required');
@@ -120,7 +131,7 @@ export function listMedia(ctx: MetaContext, req: FastifyRequest, igId: string, s
   return paginate(req, `${req.protocol}://${req.host}`, items);
 }
 
-function createContainer(ctx: MetaContext, req: FastifyRequest, reply: FastifyReply, igId: string): IgContainer | undefined {
+function createContainer(ctx: MetaContext, req: FastifyRequest, reply: FastifyReply, igId: string, ownBase: string): IgContainer | undefined {
   const { state } = ctx;
   const mediaType = (param(req, 'media_type') ?? 'IMAGE').toUpperCase();
   const isCarouselItem = param(req, 'is_carousel_item') === 'true';
@@ -133,6 +144,8 @@ function createContainer(ctx: MetaContext, req: FastifyRequest, reply: FastifyRe
   if (![...'IMAGE VIDEO REELS STORIES CAROUSEL'.split(' ')].includes(mediaType)) return fail(`media_type ${mediaType} is not supported`);
   if (mediaType === 'VIDEO' && !isCarouselItem) return fail('The VIDEO media type is no longer supported for single posts; use REELS');
   if ([...caption].length > MAX_CAPTION) return fail('The caption is too long', 2207010);
+  if (count(caption, /#[\p{L}\p{N}_]+/gu) > MAX_HASHTAGS) return fail(`The caption has more than ${MAX_HASHTAGS} hashtags`, 2207010);
+  if (count(caption, /(?<![\p{L}\p{N}_])@[A-Za-z0-9_.]+/gu) > MAX_MENTIONS) return fail(`The caption mentions more than ${MAX_MENTIONS} accounts`, 2207010);
   let collaborators: string[] = [];
   const rawCollaborators = param(req, 'collaborators');
   if (rawCollaborators !== undefined) {
@@ -161,7 +174,7 @@ function createContainer(ctx: MetaContext, req: FastifyRequest, reply: FastifyRe
     const url = isVideo ? videoUrl : imageUrl;
     const path = pathOf(url);
     if (!path) return fail(`${isVideo ? 'video_url' : 'image_url'} must be a public http(s) URL`, 2207052);
-    const error = mediaProblem(isVideo ? 'video' : 'image', path);
+    const error = mediaProblem(isVideo ? 'video' : 'image', url!, path, ownBase);
     container = {
       ...base,
       ...(isVideo ? { videoUrl: url } : { imageUrl: url }),

@@ -6,6 +6,18 @@ import type { Page } from './state.ts';
 
 const PAGE_TASKS = ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MESSAGING', 'MODERATE', 'MANAGE'];
 const DATA_ACCESS_MS = 90 * 24 * 60 * 60_000;
+/** Facebook Login permissions (developers.facebook.com/docs/permissions); anything else is an invalid scope. */
+const KNOWN_PERMISSIONS = new Set([
+  'public_profile', 'email', 'ads_management', 'ads_read', 'attribution_read', 'business_management', 'catalog_management',
+  'groups_access_member_info', 'instagram_basic', 'instagram_content_publish', 'instagram_manage_comments',
+  'instagram_manage_events', 'instagram_manage_insights', 'instagram_manage_messages', 'instagram_shopping_tag_products',
+  'instagram_branded_content_brand', 'instagram_branded_content_creator', 'instagram_branded_content_ads_brand',
+  'leads_retrieval', 'page_events', 'pages_manage_ads', 'pages_manage_cta', 'pages_manage_engagement',
+  'pages_manage_instant_articles', 'pages_manage_metadata', 'pages_manage_posts', 'pages_messaging', 'pages_read_engagement',
+  'pages_read_user_content', 'pages_show_list', 'pages_utility_messaging', 'publish_to_groups', 'publish_video', 'read_insights',
+  'user_age_range', 'user_birthday', 'user_friends', 'user_gender', 'user_hometown', 'user_likes', 'user_link', 'user_location',
+  'user_photos', 'user_posts', 'user_videos', 'whatsapp_business_management', 'whatsapp_business_messaging',
+]);
 
 export function loginRoutes(app: FastifyInstance, ctx: MetaContext): void {
   const dialog = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -14,12 +26,19 @@ export function loginRoutes(app: FastifyInstance, ctx: MetaContext): void {
     let redirect: URL;
     try {
       redirect = new URL(q.redirect_uri ?? '');
+      if (redirect.protocol !== 'https:' && redirect.protocol !== 'http:') throw new Error('scheme');
     } catch {
-      return reply.code(400).type('text/plain').send('redirect_uri is missing or not an absolute URL');
+      return reply.code(400).type('text/plain').send('redirect_uri is missing or not an absolute http(s) URL');
     }
+    if (q.response_type !== undefined && q.response_type !== 'code') {
+      return reply.code(400).type('text/plain').send('response_type must be code: the sandbox serves the server-side code flow only');
+    }
+    const scopes = (q.scope ?? '').split(/[,\s]+/).filter(Boolean);
+    // The dialog shows an error page, and does not redirect, when a permission does not exist.
+    const unknown = scopes.filter((s) => !KNOWN_PERMISSIONS.has(s));
+    if (unknown.length > 0) return reply.code(400).type('text/plain').send(`Invalid Scopes: ${unknown.join(', ')}. This message is only shown to developers.`);
     const pages = Math.max(0, Math.min(Number(q.sandbox_pages ?? 2) || 0, 50));
     const user = ctx.state.ensureUser((q.sandbox_user ?? 'sandbox').slice(0, 64), pages);
-    const scopes = (q.scope ?? '').split(/[,\s]+/).filter(Boolean);
     const code = ctx.oauth.issueCode({ userId: user.id, clientId: ctx.clientId, redirectUri: q.redirect_uri as string, scopes });
     redirect.searchParams.set('code', code);
     if (q.state !== undefined) redirect.searchParams.set('state', q.state);
@@ -33,8 +52,10 @@ export function loginRoutes(app: FastifyInstance, ctx: MetaContext): void {
   const token = async (req: FastifyRequest, reply: FastifyReply) => {
     const grant = param(req, 'grant_type');
     if (param(req, 'client_id') !== ctx.clientId) return graphError(reply, 400, 101, 'Error validating application. Invalid application ID.');
-    if (grant === 'client_credentials' || grant === 'fb_exchange_token' || grant === undefined) {
-      if (param(req, 'client_secret') !== ctx.clientSecret) return graphError(reply, 400, 1, 'Error validating client secret.');
+    // Every grant on this endpoint needs the app secret, whatever grant_type says (or does not say).
+    if (param(req, 'client_secret') !== ctx.clientSecret) return graphError(reply, 400, 1, 'Error validating client secret.');
+    if (grant !== undefined && !['client_credentials', 'fb_exchange_token', 'authorization_code'].includes(grant)) {
+      return badParam(reply, `Unsupported grant_type: ${grant}`);
     }
     if (grant === 'client_credentials') return { access_token: `${ctx.clientId}|${ctx.clientSecret}`, token_type: 'bearer' };
     if (grant === 'fb_exchange_token') {
@@ -53,6 +74,10 @@ export function loginRoutes(app: FastifyInstance, ctx: MetaContext): void {
     if (!code) return badParam(reply, 'Missing code parameter');
     const redeemed = ctx.oauth.redeemCode(code, { clientId: ctx.clientId, redirectUri: param(req, 'redirect_uri') });
     if (!redeemed.ok) {
+      if (/redirect_uri/.test(redeemed.description)) {
+        // Missing and different redirect_uri get the same answer from Graph.
+        return graphError(reply, 400, 100, 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request', { subcode: 36008 });
+      }
       const subcode = /already been used|already used/.test(redeemed.description) ? 36009 : 36007;
       return graphError(reply, 400, 100, redeemed.description, { subcode });
     }
@@ -96,6 +121,8 @@ export function loginRoutes(app: FastifyInstance, ctx: MetaContext): void {
   app.get('/:v/debug_token', async (req, reply) => {
     const caller = authenticate(ctx, req, reply);
     if (!caller) return reply;
+    // Sandbox users are not developers of the app: only the app token may inspect tokens.
+    if (caller.kind !== 'app') return badParam(reply, 'You must provide an app access token, or a user access token that is an owner or developer of the app');
     const input = param(req, 'input_token');
     if (!input) return badParam(reply, 'The parameter input_token is required');
     const record = ctx.oauth.inspect(input);

@@ -2,6 +2,7 @@
 // videos by URL, reels and video stories (start → upload → finish), photo stories, and the Page's lists.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { emulatorBaseUrl } from '../kit/emulator.ts';
+import { unreachableMediaUrl } from '../kit/media-urls.ts';
 import { badParam, fieldsOf, graphError, igAccess, pageAccess, paginate, param, select, type MetaContext } from './graph-http.ts';
 import { graphTime, type FbPost, type FbVideo } from './state.ts';
 import { listMedia } from './routes-instagram.ts';
@@ -10,6 +11,11 @@ import { videoView } from './views.ts';
 const VIDEO_PATH = /\.(mp4|mov|m4v|webm)$/i;
 const IMAGE_PATH = /\.(jpe?g|png|gif|webp|bmp|tiff?)$/i;
 const DUPLICATE_WINDOW_MS = 10 * 60_000;
+/** Message length schedulers hold Page posts to (Meta's reference states none; 63,206 is what Graph refuses above). */
+const MAX_MESSAGE = 63_206;
+/** API-published Reels per Page per rolling 24 hours (Reels Publishing API, "Limitations"). */
+export const REELS_PER_DAY = 30;
+const DAY_MS = 24 * 60 * 60_000;
 
 function httpUrl(value: string | undefined): URL | undefined {
   try {
@@ -56,6 +62,7 @@ export function pageRoutes(app: FastifyInstance, ctx: MetaContext): void {
     if (!photoIds) return badParam(reply, 'attached_media must be a list of {"media_fbid": id}');
     if (link !== undefined && !httpUrl(link)) return badParam(reply, 'link should represent a valid URL', 1609005);
     if (!message && !link && photoIds.length === 0) return badParam(reply, 'Missing message or attachment');
+    if ([...message].length > MAX_MESSAGE) return badParam(reply, `The message is too long: at most ${MAX_MESSAGE} characters`);
     const photos = photoIds.map((id) => state.photos.get(id));
     if (photos.some((p) => !p || p.pageId !== pageId || p.published || p.used)) {
       return badParam(reply, 'attached_media must name unpublished photos of this Page that are not used yet');
@@ -100,8 +107,12 @@ export function pageRoutes(app: FastifyInstance, ctx: MetaContext): void {
     const url = httpUrl(param(req, 'url'));
     if (!url) return badParam(reply, 'url should represent a valid URL', 2061006);
     if (VIDEO_PATH.test(url.pathname)) return badParam(reply, 'Invalid image: the file is not a photo', 1366046);
+    // Facebook downloads the photo during this call.
+    const unreachable = unreachableMediaUrl(url.toString(), emulatorBaseUrl(req, app.prefix));
+    if (unreachable) return badParam(reply, `The photo could not be downloaded: ${url} ${unreachable}`, 2061006);
     const published = param(req, 'published') !== 'false';
     const message = param(req, 'message') ?? param(req, 'caption') ?? '';
+    if ([...message].length > MAX_MESSAGE) return badParam(reply, `The message is too long: at most ${MAX_MESSAGE} characters`);
     const now = ctx.now();
     const id = state.nextId();
     const photo = { id, pageId, url: url.toString(), published, used: published, createdAt: now } as const;
@@ -120,6 +131,8 @@ export function pageRoutes(app: FastifyInstance, ctx: MetaContext): void {
     const url = httpUrl(param(req, 'file_url'));
     if (!url) return badParam(reply, 'file_url should represent a valid URL', 2061006);
     const now = ctx.now();
+    // Meta fetches the file while processing: a host it cannot reach ends in a processing error.
+    const unreachable = unreachableMediaUrl(url.toString(), emulatorBaseUrl(req, app.prefix));
     const video: FbVideo = {
       id: state.nextId(),
       pageId,
@@ -128,7 +141,8 @@ export function pageRoutes(app: FastifyInstance, ctx: MetaContext): void {
       fileUrl: url.toString(),
       uploaded: true,
       readyAt: now + ctx.processingMs,
-      broken: IMAGE_PATH.test(url.pathname),
+      broken: IMAGE_PATH.test(url.pathname) || unreachable !== undefined,
+      ...(unreachable ? { failure: `The video could not be downloaded: ${url} ${unreachable}` } : {}),
       published: param(req, 'published') !== 'false',
       createdAt: now,
     };
@@ -170,11 +184,26 @@ export function pageRoutes(app: FastifyInstance, ctx: MetaContext): void {
       if (!video || video.pageId !== pageId || video.kind !== kind) return badParam(reply, 'video_id does not name an upload session of this Page');
       if (!video.uploaded) return badParam(reply, 'The video has not been uploaded yet');
       if (kind === 'reel') {
-        const stateParam = param(req, 'video_state') ?? 'PUBLISHED';
+        const stateParam = param(req, 'video_state');
+        if (stateParam === undefined) return badParam(reply, 'The parameter video_state is required');
         if (!['PUBLISHED', 'DRAFT', 'SCHEDULED'].includes(stateParam)) return badParam(reply, 'video_state must be PUBLISHED, DRAFT or SCHEDULED');
+        if (stateParam === 'SCHEDULED' && param(req, 'scheduled_publish_time') === undefined) {
+          return badParam(reply, 'scheduled_publish_time is required when video_state is SCHEDULED');
+        }
+        if (stateParam === 'PUBLISHED' && !video.published) {
+          const recent = [...state.videos.values()].filter((r) => r.pageId === pageId && r.kind === 'reel' && r.publishedAt !== undefined && r.publishedAt > now - DAY_MS);
+          if (recent.length >= REELS_PER_DAY) {
+            // Meta documents the cap, not its error; a Page-level throttle that says when a slot frees up is the closest.
+            const oldest = Math.min(...recent.map((r) => r.publishedAt!));
+            const minutes = Math.max(1, Math.ceil((oldest + DAY_MS - now) / 60_000));
+            reply.header('x-business-use-case-usage', JSON.stringify({ [pageId]: [{ type: 'pages', call_count: 100, total_cputime: 0, total_time: 0, estimated_time_to_regain_access: minutes }] }));
+            return graphError(reply, 400, 4, `(#4) This Page has published ${REELS_PER_DAY} reels through the API in the last 24 hours, the most it may`);
+          }
+        }
         // A file that is not a video is accepted here and fails in processing: nothing goes public.
         if (stateParam === 'PUBLISHED' && !video.published && !video.broken) {
           video.published = true;
+          video.publishedAt = now;
           video.description = param(req, 'description') ?? '';
           ledger.record({ id: video.id, accountId: pageId, kind: 'reel', text: video.description, media: [{ type: 'video', url: video.fileUrl ?? '' }], createdAt: now });
         }
@@ -184,6 +213,7 @@ export function pageRoutes(app: FastifyInstance, ctx: MetaContext): void {
       const existing = [...state.stories.values()].find((s) => s.mediaId === video.id);
       if (existing) return { success: true, post_id: existing.postId };
       video.published = true;
+      video.publishedAt = now;
       const postId = state.nextId();
       state.stories.set(postId, { postId, pageId, mediaId: video.id, mediaType: 'video', createdAt: now });
       ledger.record({ id: postId, accountId: pageId, kind: 'story', text: '', media: [{ type: 'video', url: video.fileUrl ?? '' }], createdAt: now, extra: { mediaId: video.id } });
@@ -225,20 +255,47 @@ export function pageRoutes(app: FastifyInstance, ctx: MetaContext): void {
     return paginate(req, `${req.protocol}://${req.host}`, stories);
   });
 
-  // Stands in for rupload.facebook.com/video-upload/{v}/{video-id}: bytes in the body, or a file_url header.
+  // Stands in for rupload.facebook.com/video-upload/{v}/{video-id}: bytes in the body (from `offset`, of
+  // `file_size` in all), or a file_url header. rupload takes the token as `Authorization: OAuth <token>` only.
   app.post('/video-upload/:v/:videoId', async (req, reply) => {
     const { videoId } = req.params as { videoId: string };
+    if (!/^OAuth\s+\S+/i.test(req.headers.authorization ?? '')) {
+      return graphError(reply, 400, 190, 'Invalid OAuth access token: rupload takes it as "Authorization: OAuth <token>"');
+    }
     const video = state.videos.get(videoId);
-    if (!video) return badParam(reply, `Unknown upload session ${videoId}`);
+    if (!video || video.kind === 'video') return badParam(reply, `Unknown upload session ${videoId}`);
     if (!pageAccess(ctx, req, reply, video.pageId, { write: true, scope: 'pages_manage_posts' })) return reply;
+    if (video.published) return badParam(reply, `The upload session ${videoId} is finished; start a new one`);
     const header = req.headers.file_url;
     const fileUrl = httpUrl(typeof header === 'string' ? header : undefined);
     const bytes = Buffer.isBuffer(req.body) ? req.body : undefined;
     if (!fileUrl && !bytes?.length) return badParam(reply, 'Send the video bytes (offset, file_size) or a file_url header');
-    video.uploaded = true;
-    video.fileUrl = fileUrl?.toString() ?? `upload:${videoId}`;
-    video.broken = fileUrl ? IMAGE_PATH.test(fileUrl.pathname) : bytes!.subarray(4, 8).toString('latin1') !== 'ftyp';
-    video.readyAt = ctx.now() + ctx.processingMs;
+    if (fileUrl) {
+      const unreachable = unreachableMediaUrl(fileUrl.toString(), emulatorBaseUrl(req, app.prefix));
+      video.uploaded = true;
+      video.fileUrl = fileUrl.toString();
+      video.broken = IMAGE_PATH.test(fileUrl.pathname) || unreachable !== undefined;
+      if (unreachable) video.failure = `The video could not be downloaded: ${fileUrl} ${unreachable}`;
+      else delete video.failure;
+      video.readyAt = ctx.now() + ctx.processingMs;
+      return { success: true };
+    }
+    const offset = Number(req.headers.offset);
+    const fileSize = Number(req.headers.file_size);
+    if (req.headers.offset === undefined || !Number.isInteger(offset) || offset < 0) return badParam(reply, 'The offset header is required with the video bytes');
+    if (req.headers.file_size === undefined || !Number.isInteger(fileSize) || fileSize <= 0) return badParam(reply, 'The file_size header is required with the video bytes');
+    if (video.fileSize !== undefined && fileSize !== video.fileSize) return badParam(reply, `file_size ${fileSize} differs from the ${video.fileSize} this upload started with`);
+    const received = video.receivedBytes ?? 0;
+    if (offset !== received) return badParam(reply, `offset must be ${received}: the bytes before it are what this session holds`);
+    if (received + bytes!.length > fileSize) return badParam(reply, `The bytes run past file_size ${fileSize}`);
+    if (offset === 0) video.broken = bytes!.subarray(4, 8).toString('latin1') !== 'ftyp';
+    video.fileSize = fileSize;
+    video.receivedBytes = received + bytes!.length;
+    video.fileUrl = `upload:${videoId}`;
+    if (video.receivedBytes === fileSize) {
+      video.uploaded = true;
+      video.readyAt = ctx.now() + ctx.processingMs;
+    }
     return { success: true };
   });
 }

@@ -1,6 +1,8 @@
 // Everything the Meta emulator remembers: sandbox users with their Pages and linked Instagram accounts,
 // and the objects Graph would hold (posts, photos, videos, stories, IG containers, IG media, comments).
 import { createHash } from 'node:crypto';
+import type { PersistLimits } from '../kit/emulator.ts';
+import { newest } from '../kit/persistence.ts';
 
 export interface IgAccount {
   id: string;
@@ -58,9 +60,16 @@ export interface FbVideo {
   uploaded: boolean;
   /** Processing ends at this time (set once the bytes are there). */
   readyAt?: number;
-  /** The file is not a video: processing ends in an error. */
+  /** The file is not a video (or could not be fetched): processing ends in an error. */
   broken: boolean;
+  /** Why processing fails, when it does for another reason than the file not being a video. */
+  failure?: string;
+  /** Bytes received through rupload so far, and the size the upload announced (file_size). */
+  receivedBytes?: number;
+  fileSize?: number;
   published: boolean;
+  /** When a reel or story was made public (the Reels cap counts these). */
+  publishedAt?: number;
   createdAt: number;
 }
 
@@ -118,6 +127,22 @@ function digits(seed: string, length: number): string {
 function handle(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9_.]+/g, '_').slice(0, 20) || 'sandbox';
 }
+
+/** What is saved of the Meta emulator's own state (kit/persistence.ts). Pages and IG accounts ride with their user. */
+export interface MetaSnapshot {
+  users: SandboxUser[];
+  posts: FbPost[];
+  photos: FbPhoto[];
+  videos: FbVideo[];
+  stories: FbStory[];
+  containers: IgContainer[];
+  media: IgMedia[];
+  comments: IgComment[];
+  lastStatus: [string, number][];
+  counter: string;
+}
+
+const DAY_MS = 24 * 60 * 60_000;
 
 const SHORTCODE_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
 
@@ -180,6 +205,47 @@ export class MetaState {
   grantedPages(userId: string): Page[] {
     const user = this.users.get(userId);
     return user ? user.pages.slice(0, user.granted) : [];
+  }
+
+  snapshot(now: number, limits: PersistLimits): MetaSnapshot {
+    const n = limits.items;
+    return {
+      users: [...this.users.values()],
+      posts: newest(this.posts.values(), n, (p) => p.createdAt),
+      photos: newest(this.photos.values(), n, (p) => p.createdAt),
+      videos: newest(this.videos.values(), n, (v) => v.createdAt),
+      stories: newest(this.stories.values(), n, (st) => st.createdAt),
+      // Containers not published within 24 hours have expired; published ones are read back for reconciling.
+      containers: newest([...this.containers.values()].filter((c) => c.mediaId || c.createdAt > now - DAY_MS), n, (c) => c.createdAt),
+      media: newest(this.media.values(), n, (m) => m.createdAt),
+      comments: newest(this.comments.values(), n, (c) => c.createdAt),
+      // The duplicate-status rule looks back 10 minutes.
+      lastStatus: [...this.lastStatus].filter(([, at]) => at > now - 10 * 60_000),
+      counter: String(this.#counter),
+    };
+  }
+
+  restore(snap: MetaSnapshot): void {
+    this.clear();
+    for (const user of snap.users) {
+      this.users.set(user.id, user);
+      for (const page of user.pages) {
+        this.pages.set(page.id, page);
+        this.igAccounts.set(page.ig.id, page.ig);
+      }
+    }
+    const fill = <T>(map: Map<string, T>, items: T[], key: (t: T) => string) => {
+      for (const item of items) map.set(key(item), item);
+    };
+    fill(this.posts, snap.posts, (p) => p.id);
+    fill(this.photos, snap.photos, (p) => p.id);
+    fill(this.videos, snap.videos, (v) => v.id);
+    fill(this.stories, snap.stories, (st) => st.postId);
+    fill(this.containers, snap.containers, (c) => c.id);
+    fill(this.media, snap.media, (m) => m.id);
+    fill(this.comments, snap.comments, (c) => c.id);
+    this.lastStatus = new Map(snap.lastStatus);
+    this.#counter = BigInt(snap.counter);
   }
 
   clear(): void {

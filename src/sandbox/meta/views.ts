@@ -19,7 +19,7 @@ export function videoView(ctx: MetaContext, v: FbVideo): Record<string, unknown>
       uploading_phase: { status: v.uploaded ? 'complete' : 'not_started' },
       processing_phase: {
         status: !v.uploaded ? 'not_started' : processing ? 'in_progress' : failed ? 'error' : 'complete',
-        ...(failed ? { error: { message: 'The file is not a video Meta can process' } } : {}),
+        ...(failed ? { error: { message: v.failure ?? 'The file is not a video Meta can process' } } : {}),
       },
       publishing_phase: { status: v.published ? 'complete' : 'not_started', publish_status: v.published ? 'published' : 'draft' },
     },

@@ -10,7 +10,7 @@ import { graphError } from './graph.ts';
 import { registerOAuthRoutes } from './oauth-routes.ts';
 import { registerPublishRoutes } from './publish-routes.ts';
 import { registerReadRoutes } from './read-routes.ts';
-import { DAY_MS, ThreadsStore } from './store.ts';
+import { DAY_MS, ThreadsStore, type ThreadsSnapshot } from './store.ts';
 
 export type { ThreadsEmulatorOptions } from './context.ts';
 
@@ -80,6 +80,12 @@ export function createThreadsEmulator(options: ThreadsEmulatorOptions = {}): Thr
     oauth,
     store,
     errorFor: threadsErrorFor,
+    snapshot: (limits) =>
+      store.snapshot(now(), limits, (token) => {
+        const record = oauth.inspect(token);
+        return record !== undefined && (record.expiresAt === null || record.expiresAt > now());
+      }),
+    restore: (saved) => store.restore(saved as ThreadsSnapshot),
     reset() {
       emu.ledger.clear();
       emu.faults.clear();
@@ -96,6 +102,15 @@ export function createThreadsEmulator(options: ThreadsEmulatorOptions = {}): Thr
       registerReadRoutes(app, ctx);
       app.setNotFoundHandler(async (req, reply) => {
         const r = graphError({ status: 400, code: 100, subcode: 33, message: `Unsupported ${req.method.toLowerCase()} request.` });
+        return reply.code(r.status).send(r.body);
+      });
+      // Bodies Fastify cannot take (and any bug) still answer in Graph's envelope.
+      app.setErrorHandler(async (err: { statusCode?: number; message?: string }, _req, reply) => {
+        const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+        const r =
+          status >= 500
+            ? graphError({ status: 500, code: 2, transient: true, message: 'An unexpected error has occurred. Please retry your request later.' })
+            : graphError({ status: 400, code: 100, message: `(#100) ${err.message ?? 'Invalid request'}` });
         return reply.code(r.status).send(r.body);
       });
     },

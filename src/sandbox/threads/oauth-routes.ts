@@ -108,6 +108,8 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ThreadsContext): 
     if (!input) return send(reply, invalidParam('(#100) The parameter input_token is required'));
     const record = oauth.inspect(input);
     if (!record) return { data: { error: { code: 190, message: 'Invalid OAuth access token.' }, is_valid: false, scopes: [] } };
+    // A user token inspects its own user's tokens only.
+    if (record.userId !== caller.user.id) return send(reply, invalidParam('(#100) The input_token was not issued to this user'));
     const issuedAt = store.tokens.get(input)?.issuedAt ?? ctx.now();
     return {
       data: {

@@ -1,10 +1,10 @@
 // Publishing as graph.threads.net does it: POST /{user}/threads makes a container, POST
 // /{user}/threads_publish makes it a post, GET /{user}/threads_publishing_limit reports the quota.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ErrorReply } from '../kit/emulator.ts';
+import { emulatorBaseUrl, type ErrorReply } from '../kit/emulator.ts';
 import { authenticate, isError, ownUser, type Caller, type ThreadsContext } from './context.ts';
 import { graphError, invalidParam, missingPermission, param, send, unsupported } from './graph.ts';
-import { isHttpUrl, linkCount, MAX_CHILDREN, MAX_LINKS, MAX_TEXT, MIN_CHILDREN, REPLY_CONTROLS, requestedFailure, textLength } from './rules.ts';
+import { fetchFailure, isHttpUrl, linkCount, MAX_CHILDREN, MAX_LINKS, MAX_TEXT, MIN_CHILDREN, REPLY_CONTROLS, requestedFailure, textLength } from './rules.ts';
 import { shortcodeFor, type Container, type ContainerType, type Post } from './store.ts';
 
 const PUBLISH_SCOPES = ['threads_basic', 'threads_content_publish'];
@@ -12,7 +12,7 @@ const TYPES: readonly string[] = ['TEXT', 'IMAGE', 'VIDEO', 'CAROUSEL'];
 
 type Built = { container: Container } | ErrorReply;
 
-function buildContainer(ctx: ThreadsContext, req: FastifyRequest, caller: Caller): Built {
+function buildContainer(ctx: ThreadsContext, req: FastifyRequest, caller: Caller, ownBase: string): Built {
   const type = (param(req, 'media_type') ?? '').toUpperCase();
   if (!TYPES.includes(type)) return invalidParam('(#100) Param media_type must be one of {TEXT, IMAGE, VIDEO, CAROUSEL}');
   const isItem = param(req, 'is_carousel_item') === 'true';
@@ -32,7 +32,7 @@ function buildContainer(ctx: ThreadsContext, req: FastifyRequest, caller: Caller
     const url = param(req, key);
     if (!isHttpUrl(url)) return invalidParam(`(#100) Param ${key} is required for ${type} posts and must be a public http(s) URL`);
     container.mediaUrl = url;
-    container.failWith = requestedFailure(url);
+    container.failWith = requestedFailure(url) ?? fetchFailure(type, url, ownBase);
   }
   if (type === 'CAROUSEL') {
     const ids = (param(req, 'children') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -122,7 +122,7 @@ export function registerPublishRoutes(app: FastifyInstance, ctx: ThreadsContext)
     if (isError(caller)) return send(reply, caller);
     const notMine = ownUser(caller, (req.params as { userId: string }).userId, 'POST');
     if (notMine) return send(reply, notMine);
-    const built = buildContainer(ctx, req, caller);
+    const built = buildContainer(ctx, req, caller, emulatorBaseUrl(req, app.prefix));
     if ('status' in built) return send(reply, built);
     const { container } = built;
     if (param(req, 'auto_publish_text') === 'true') {

@@ -1,5 +1,7 @@
 // The content rules graph.threads.net applies when a container is created. Written independently of
 // the adapter's validate.ts on purpose: the emulator stands in for Threads, not for Herald.
+import { unreachableMediaUrl } from '../kit/media-urls.ts';
+
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 export const MAX_TEXT = 500;
@@ -43,4 +45,22 @@ export function requestedFailure(url: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+const VIDEO_PATH = /\.(mp4|mov|m4v|webm)$/iu;
+const IMAGE_PATH = /\.(jpe?g|png|gif|webp|bmp|tiff?|heic)$/iu;
+/** Threads takes JPEG and PNG images. */
+const UNSUPPORTED_IMAGE_PATH = /\.(gif|webp|bmp|tiff?|heic)$/iu;
+
+/**
+ * error_message the container ends with when Threads fetches the media, judged from the URL (the
+ * emulator never fetches it): a host Threads cannot reach, a video URL naming an image, an image URL
+ * naming a video or a format other than JPEG and PNG. undefined when the fetch would succeed.
+ */
+export function fetchFailure(type: 'IMAGE' | 'VIDEO', url: string, ownBase: string): string | undefined {
+  if (unreachableMediaUrl(url, ownBase)) return type === 'VIDEO' ? 'FAILED_DOWNLOADING_VIDEO' : 'UNKNOWN';
+  const path = new URL(url).pathname;
+  if (type === 'VIDEO' && IMAGE_PATH.test(path)) return 'FAILED_PROCESSING_VIDEO';
+  if (type === 'IMAGE' && (VIDEO_PATH.test(path) || UNSUPPORTED_IMAGE_PATH.test(path))) return 'UNKNOWN';
+  return undefined;
 }

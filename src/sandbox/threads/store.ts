@@ -1,6 +1,8 @@
 // What the Threads emulator remembers: sandbox users, containers (with their processing states),
 // published posts and when each token was issued.
 import { createHash } from 'node:crypto';
+import type { PersistLimits } from '../kit/emulator.ts';
+import { newest } from '../kit/persistence.ts';
 
 const HOUR_MS = 60 * 60_000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -51,6 +53,15 @@ export interface Post {
 export interface TokenInfo {
   issuedAt: number;
   longLived: boolean;
+}
+
+/** What is saved of the Threads emulator's own state (kit/persistence.ts). */
+export interface ThreadsSnapshot {
+  users: SandboxUser[];
+  containers: Container[];
+  posts: Post[];
+  tokens: [string, TokenInfo][];
+  next: string;
 }
 
 // Ids above 2^53, like Meta's, so that anything parsing them as numbers breaks in tests.
@@ -111,6 +122,39 @@ export class ThreadsStore {
   permalink(post: Post): string {
     const user = this.users.get(post.userId);
     return `https://www.threads.com/@${user?.username ?? 'unknown'}/post/${post.shortcode}`;
+  }
+
+  /** `liveTokens`: the tokens the OAuth server still keeps; what it dropped needs no issue time. */
+  snapshot(now: number, limits: PersistLimits, liveTokens: (token: string) => boolean): ThreadsSnapshot {
+    const posts = newest(this.posts.values(), limits.items, (p) => p.createdAt);
+    // Unpublished containers expire after 24 hours; published ones (and their carousel items) stay with
+    // their post, since reconciling reads a container's status.
+    const needed = new Set<string>();
+    for (const p of posts) {
+      needed.add(p.containerId);
+      for (const child of this.containers.get(p.containerId)?.children ?? []) needed.add(child);
+    }
+    const containers = newest(
+      [...this.containers.values()].filter((c) => now - c.createdAt < CONTAINER_TTL_MS || needed.has(c.id)),
+      limits.items * 2,
+      (c) => c.createdAt,
+    );
+    return {
+      users: [...this.users.values()],
+      containers,
+      posts,
+      tokens: [...this.tokens].filter(([token]) => liveTokens(token)),
+      next: String(this.#next),
+    };
+  }
+
+  restore(snap: ThreadsSnapshot): void {
+    this.reset();
+    for (const u of snap.users) this.users.set(u.id, u);
+    for (const c of snap.containers) this.containers.set(c.id, c);
+    for (const p of snap.posts) this.posts.set(p.id, p);
+    this.tokens = new Map(snap.tokens);
+    this.#next = BigInt(snap.next);
   }
 
   reset(): void {

@@ -38,8 +38,13 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: TikTokContext, pre
     let target: URL;
     try {
       target = new URL(q.redirect_uri ?? '');
+      if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new Error('scheme');
     } catch {
       return reply.code(400).type('text/plain').send('redirect_uri is missing or invalid');
+    }
+    // TikTok's redirect URIs are static: no query, no fragment, under 512 characters.
+    if (target.search || target.hash || q.redirect_uri!.includes('#') || q.redirect_uri!.length >= 512) {
+      return reply.code(400).type('text/plain').send('redirect_uri must be a static URL under 512 characters, without query parameters or a fragment');
     }
     const back = (params: Record<string, string | undefined>) => {
       for (const [k, v] of Object.entries(params)) if (v !== undefined) target.searchParams.set(k, v);

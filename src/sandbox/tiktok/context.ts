@@ -14,7 +14,7 @@ export interface TikTokContext {
   users: Map<string, SandboxUser>;
   publishes: PublishStore;
   settings: TikTokSandboxSettings;
-  /** Timestamps of init calls per "endpoint:token", for the per-minute limit. */
+  /** Timestamps of calls per "endpoint:token" (init, creator_info, status), for the per-minute limits. */
   initCalls: Map<string, number[]>;
   /** Unaudited apps: open_id → last time that user posted (5 users per 24 h). */
   postingUsers: Map<string, number>;

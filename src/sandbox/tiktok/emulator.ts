@@ -10,7 +10,8 @@ import { registerAuthRoutes } from './auth-routes.ts';
 import type { TikTokContext } from './context.ts';
 import { renderFault, sendError } from './envelope.ts';
 import { registerPublishRoutes } from './publish-routes.ts';
-import { PublishStore, type TikTokSandboxSettings } from './publishes.ts';
+import { PublishStore, type PublishesSnapshot, type TikTokSandboxSettings } from './publishes.ts';
+import type { SandboxUser } from './users.ts';
 
 export interface TikTokEmulatorOptions extends EmulatorOptions {
   /** How long public post ids stay hidden after PUBLISH_COMPLETE (moderation); default processingMs. */
@@ -21,6 +22,13 @@ export interface TikTokEmulatorOptions extends EmulatorOptions {
   /** TikTok's chunk rules; tests shrink them to keep uploads small. */
   chunkRules?: ChunkRules;
   initsPerMinute?: number;
+  creatorInfoPerMinute?: number;
+  statusFetchesPerMinute?: number;
+  /**
+   * Direct Posts per creator per rolling 24 hours (spam_risk_too_many_posts). TikTok does not publish the
+   * number; integrators report 15–20, so the emulator holds to 15, as Herald's own limit does.
+   */
+  dailyPostCap?: number;
 }
 
 export interface TikTokEmulator extends Emulator {
@@ -29,6 +37,14 @@ export interface TikTokEmulator extends Emulator {
 }
 
 const MINUTE_MS = 60_000;
+
+/** What is saved of the TikTok emulator's own state (kit/persistence.ts); the live settings are options, not state. */
+interface TikTokSnapshot {
+  users: SandboxUser[];
+  publishes: PublishesSnapshot;
+  calls: [string, number[]][];
+  postingUsers: [string, number][];
+}
 
 export function createTikTokEmulator(options: TikTokEmulatorOptions = {}): TikTokEmulator {
   const now = options.now ?? Date.now;
@@ -39,6 +55,9 @@ export function createTikTokEmulator(options: TikTokEmulatorOptions = {}): TikTo
     verifiedUrlPrefixes: options.verifiedUrlPrefixes ?? null,
     chunkRules: options.chunkRules ?? TIKTOK_CHUNK_RULES,
     initsPerMinute: options.initsPerMinute ?? 6,
+    creatorInfoPerMinute: options.creatorInfoPerMinute ?? 20,
+    statusFetchesPerMinute: options.statusFetchesPerMinute ?? 30,
+    dailyPostCap: options.dailyPostCap ?? 15,
   });
   const settings = initial();
   const base = createEmulatorBase();
@@ -90,10 +109,27 @@ export function createTikTokEmulator(options: TikTokEmulatorOptions = {}): TikTo
         const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
         return sendError(reply, status, status === 500 ? 'internal_error' : 'invalid_params', err.message ?? 'request failed');
       });
+      app.setNotFoundHandler(async (_req, reply) => sendError(reply, 404, 'invalid_params', 'The requested path does not exist.'));
       registerAuthRoutes(app, ctx, app.prefix);
       registerPublishRoutes(app, ctx, app.prefix);
     },
     errorFor: renderFault,
+    snapshot(limits): TikTokSnapshot {
+      const t = now();
+      return {
+        users: [...ctx.users.values()],
+        publishes: ctx.publishes.snapshot(limits.items),
+        calls: [...ctx.initCalls].map(([k, times]) => [k, times.filter((at) => t - at < MINUTE_MS)] as [string, number[]]).filter(([, times]) => times.length > 0),
+        postingUsers: [...ctx.postingUsers].filter(([, at]) => t - at < 24 * 60 * MINUTE_MS),
+      };
+    },
+    restore(saved) {
+      const snap = saved as TikTokSnapshot;
+      ctx.users = new Map(snap.users.map((u) => [u.openId, u]));
+      ctx.publishes.restore(snap.publishes);
+      ctx.initCalls = new Map(snap.calls);
+      ctx.postingUsers = new Map(snap.postingUsers);
+    },
     reset() {
       base.ledger.clear();
       base.faults.clear();

@@ -28,15 +28,25 @@ function isHttpUrl(v: unknown): v is string {
   }
 }
 
-/** 6 init requests per minute per token and endpoint (documented). */
-function overInitLimit(ctx: TikTokContext, endpoint: string, token: string): boolean {
+/**
+ * Per-token, per-endpoint limits per minute (documented): video and content init 6, creator_info 20,
+ * status/fetch 30. Answers TikTok's 429 itself and returns true when the call is over.
+ */
+function overLimit(ctx: TikTokContext, reply: FastifyReply, endpoint: string, token: string, perMinute: number): boolean {
   const key = `${endpoint}:${token}`;
   const now = ctx.now();
   const recent = (ctx.initCalls.get(key) ?? []).filter((t) => now - t < MINUTE_MS);
-  const limited = recent.length >= ctx.settings.initsPerMinute;
+  const limited = recent.length >= perMinute;
   if (!limited) recent.push(now);
   ctx.initCalls.set(key, recent);
+  if (limited) sendError(reply, 429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.');
   return limited;
+}
+
+/** A creator's Direct Posts in the rolling 24 hours: over the cap, TikTok reads it as spam. */
+function overDailyCap(ctx: TikTokContext, caller: Caller): Refusal | null {
+  if (ctx.publishes.directPostsSince(caller.user.openId, ctx.now() - DAY_MS) < ctx.settings.dailyPostCap) return null;
+  return { status: 403, code: 'spam_risk_too_many_posts', message: 'The daily post cap for this creator is reached.' };
 }
 
 /**
@@ -87,18 +97,18 @@ function refuse(reply: FastifyReply, r: Refusal): FastifyReply {
 export function registerPublishRoutes(app: FastifyInstance, ctx: TikTokContext, prefix: string): void {
   app.post('/v2/post/publish/creator_info/query/', async (req, reply) => {
     const caller = authenticate(ctx, req, reply, ['video.publish']);
-    if (!caller) return reply;
+    if (!caller || overLimit(ctx, reply, 'creator_info', caller.token, ctx.settings.creatorInfoPerMinute)) return reply;
     return sendOk(reply, creatorInfo(caller.user, avatarUrl(req, prefix, caller.user)));
   });
 
   app.post('/v2/post/publish/video/init/', async (req: FastifyRequest, reply) => {
     const caller = authenticate(ctx, req, reply, ['video.publish']);
     if (!caller) return reply;
-    if (overInitLimit(ctx, 'video', caller.token)) return sendError(reply, 429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.');
+    if (overLimit(ctx, reply, 'video', caller.token, ctx.settings.initsPerMinute)) return reply;
     const body = obj(req.body);
     const info = obj(body.post_info);
     const source = obj(body.source_info);
-    const refused = checkPostInfo(ctx, caller, info, 'video');
+    const refused = checkPostInfo(ctx, caller, info, 'video') ?? overDailyCap(ctx, caller);
     if (refused) return refuse(reply, refused);
     if (source.source === 'FILE_UPLOAD') {
       const problem = chunkPlanError(source.video_size, source.chunk_size, source.total_chunk_count, ctx.settings.chunkRules);
@@ -133,7 +143,7 @@ export function registerPublishRoutes(app: FastifyInstance, ctx: TikTokContext, 
     const mode = body.post_mode;
     const caller = authenticate(ctx, req, reply, [mode === 'MEDIA_UPLOAD' ? 'video.upload' : 'video.publish']);
     if (!caller) return reply;
-    if (overInitLimit(ctx, 'content', caller.token)) return sendError(reply, 429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.');
+    if (overLimit(ctx, reply, 'content', caller.token, ctx.settings.initsPerMinute)) return reply;
     if (body.media_type !== 'PHOTO') return sendError(reply, 400, 'invalid_params', 'media_type must be PHOTO.');
     if (mode !== 'DIRECT_POST' && mode !== 'MEDIA_UPLOAD') return sendError(reply, 400, 'invalid_params', 'post_mode must be DIRECT_POST or MEDIA_UPLOAD.');
     const info = obj(body.post_info);
@@ -148,7 +158,7 @@ export function registerPublishRoutes(app: FastifyInstance, ctx: TikTokContext, 
       return sendError(reply, 400, 'invalid_params', 'source_info.photo_cover_index is out of range.');
     }
     if (mode === 'DIRECT_POST') {
-      const refused = checkPostInfo(ctx, caller, info, 'photo');
+      const refused = checkPostInfo(ctx, caller, info, 'photo') ?? overDailyCap(ctx, caller);
       if (refused) return refuse(reply, refused);
     }
     const unverified = unverifiedUrl(ctx, req, images);
@@ -171,7 +181,7 @@ export function registerPublishRoutes(app: FastifyInstance, ctx: TikTokContext, 
 
   app.post('/v2/post/publish/status/fetch/', async (req, reply) => {
     const caller = authenticate(ctx, req, reply, ['video.publish', 'video.upload']);
-    if (!caller) return reply;
+    if (!caller || overLimit(ctx, reply, 'status', caller.token, ctx.settings.statusFetchesPerMinute)) return reply;
     const id = obj(req.body).publish_id;
     const rec = typeof id === 'string' ? ctx.publishes.get(id) : undefined;
     if (!rec || rec.openId !== caller.user.openId) return sendError(reply, 400, 'invalid_params', 'publish_id is invalid or belongs to another user.');

@@ -3,6 +3,7 @@
 // the ledger. State follows the injected clock; a timer settles posts nobody polls (real clock only).
 import { randomBytes } from 'node:crypto';
 import type { Ledger } from '../kit/ledger.ts';
+import { newest } from '../kit/persistence.ts';
 import type { ChunkRules } from '../../platforms/tiktok/info.ts';
 import { envelope } from './envelope.ts';
 
@@ -18,6 +19,12 @@ export interface TikTokSandboxSettings {
   chunkRules: ChunkRules;
   /** video/init and content/init requests per minute per token. */
   initsPerMinute: number;
+  /** creator_info/query requests per minute per token (TikTok: 20). */
+  creatorInfoPerMinute: number;
+  /** status/fetch requests per minute per token (TikTok: 30). */
+  statusFetchesPerMinute: number;
+  /** Direct Posts a creator may start per rolling 24 hours before spam_risk_too_many_posts. */
+  dailyPostCap: number;
 }
 
 export type PublishState = 'PROCESSING_UPLOAD' | 'PROCESSING_DOWNLOAD' | 'PUBLISH_COMPLETE' | 'FAILED' | 'SEND_TO_USER_INBOX';
@@ -49,19 +56,42 @@ export type NewPublish = Omit<PublishRecord, 'id' | 'createdAt' | 'receivedBytes
 
 export const UPLOAD_URL_TTL_MS = 60 * 60_000;
 
+/** A publish as saved to disk: the first bytes of an upload in base64. */
+export type SavedPublish = Omit<PublishRecord, 'head'> & { head?: string };
+
+export interface PublishesSnapshot {
+  records: SavedPublish[];
+  postSeq: string;
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+
 function isVideoContainer(head: Buffer | undefined): boolean {
   if (!head) return false;
   if (head.subarray(4, 8).toString('latin1') === 'ftyp') return true;
   return head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3;
 }
 
-function isPngUrl(url: string): boolean {
+/** Photo posts take JPEG and WebP only: a URL naming another format fails the format check. */
+function isUnsupportedPhotoUrl(url: string): boolean {
   try {
-    return /\.png$/i.test(new URL(url).pathname);
+    return /\.(png|gif|bmp|tiff?|heic|mp4|mov|webm)$/i.test(new URL(url).pathname);
   } catch {
     return true;
   }
 }
+
+/** A pulled video whose URL names an image file fails the format check. */
+function isImageUrl(url: string | undefined): boolean {
+  try {
+    return /\.(jpe?g|png|gif|webp|bmp|tiff?|heic)$/i.test(new URL(url ?? '').pathname);
+  } catch {
+    return true;
+  }
+}
+
+/** TikTok's largest video file. */
+export const MAX_VIDEO_BYTES = 4 * 1024 * 1024 * 1024;
 
 export class PublishStore {
   readonly #ledger: Ledger;
@@ -86,6 +116,13 @@ export class PublishStore {
     // Pulled media is "downloaded" straight away; uploads wait for their last chunk.
     if (input.source === 'PULL_FROM_URL') this.#startProcessing(rec);
     return rec;
+  }
+
+  /** Direct Posts (video or photo) a creator started since `since`. */
+  directPostsSince(openId: string, since: number): number {
+    let n = 0;
+    for (const rec of this.#records.values()) if (rec.openId === openId && rec.mode === 'DIRECT_POST' && rec.createdAt > since) n++;
+    return n;
   }
 
   get(id: string): PublishRecord | undefined {
@@ -144,7 +181,8 @@ export class PublishStore {
     if (rec.outcome || rec.readyAt === null || now < rec.readyAt) return;
     let failReason = '';
     if (rec.kind === 'video' && rec.source === 'FILE_UPLOAD' && !isVideoContainer(rec.head)) failReason = 'file_format_check_failed';
-    if (rec.kind === 'photo' && rec.photoImages?.some(isPngUrl)) failReason = 'file_format_check_failed';
+    if (rec.kind === 'video' && rec.source === 'PULL_FROM_URL' && isImageUrl(rec.videoUrl)) failReason = 'file_format_check_failed';
+    if (rec.kind === 'photo' && rec.photoImages?.some(isUnsupportedPhotoUrl)) failReason = 'file_format_check_failed';
     if (failReason) {
       rec.outcome = { status: 'FAILED', failReason };
       return;
@@ -190,6 +228,27 @@ export class PublishStore {
     return visible ? text.replace('"publicaly_available_post_id":[]', `"publicaly_available_post_id":[${rec.outcome!.postId}]`) : text;
   }
 
+  /** Every publish of the last 24 hours (the daily cap counts them), and the newest `max` of the older ones. */
+  snapshot(max: number): PublishesSnapshot {
+    const now = this.#now();
+    for (const rec of this.#records.values()) this.settle(rec);
+    const all = [...this.#records.values()];
+    const recent = all.filter((r) => r.createdAt > now - DAY_MS);
+    const older = newest(all.filter((r) => r.createdAt <= now - DAY_MS), Math.max(0, max - recent.length), (r) => r.createdAt);
+    const keep = new Set([...recent, ...older]);
+    return {
+      records: all.filter((r) => keep.has(r)).map(({ head, ...r }) => (head ? { ...r, head: head.toString('base64') } : r)),
+      postSeq: String(this.#postSeq),
+    };
+  }
+
+  /** Takes saved publishes back; those still processing settle when next read. */
+  restore(snap: PublishesSnapshot): void {
+    this.reset();
+    for (const { head, ...r } of snap.records) this.#records.set(r.id, head ? { ...r, head: Buffer.from(head, 'base64') } : r);
+    this.#postSeq = BigInt(snap.postSeq);
+  }
+
   reset(): void {
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
@@ -203,6 +262,7 @@ export function chunkPlanError(size: unknown, chunk: unknown, count: unknown, ru
     return 'video_size, chunk_size and total_chunk_count must be positive integers';
   }
   const [s, c, n] = [size as number, chunk as number, count as number];
+  if (s > MAX_VIDEO_BYTES) return `video_size may be at most ${MAX_VIDEO_BYTES} bytes (4 GB)`;
   if (s < rules.minChunkBytes && c !== s) return `a video under ${rules.minChunkBytes} bytes must be sent whole (chunk_size = video_size)`;
   if (s >= rules.minChunkBytes && c < rules.minChunkBytes) return `chunk_size must be at least ${rules.minChunkBytes} bytes`;
   if (c > rules.maxChunkBytes) return `chunk_size must be at most ${rules.maxChunkBytes} bytes`;

@@ -8,8 +8,8 @@ import type { ErrorFaultKind, FaultRule } from '../kit/faults.ts';
 import { OAuthServer } from '../kit/oauth.ts';
 import { registerMediaRoutes } from './media-routes.ts';
 import { registerOAuthRoutes } from './oauth-routes.ts';
-import { blankProblem, invalidRequestBody, PROBLEM_TYPE_BASE, RATE_LIMITS, rateHeaders, type TwitterContext } from './replies.ts';
-import { TwitterState } from './state.ts';
+import { blankProblem, invalidRequestBody, PROBLEM_TYPE_BASE, RATE_LIMITS, rateHeaders, sendProblem, type TwitterContext } from './replies.ts';
+import { TwitterState, type TwitterSnapshot } from './state.ts';
 import { registerTweetRoutes } from './tweet-routes.ts';
 import { registerUserRoutes } from './user-routes.ts';
 
@@ -78,6 +78,13 @@ export function createTwitterEmulator(options: EmulatorOptions = {}): Emulator {
       if (!reply.hasHeader('x-rate-limit-limit')) reply.headers(rateHeaders(900, 899, Math.ceil((now() + 15 * 60_000) / 1000)));
       return payload;
     });
+    // Unknown paths and bodies Fastify cannot take still answer in X's problem JSON.
+    app.setNotFoundHandler(async (_req, reply) => sendProblem(reply, 404, blankProblem(404, 'Not Found', 'Sorry, that page does not exist.')));
+    app.setErrorHandler(async (err: { statusCode?: number; message?: string }, _req, reply) => {
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+      if (status === 400) return sendProblem(reply, 400, invalidRequestBody(err.message ?? 'The request body is invalid.', { body: [] }));
+      return sendProblem(reply, status, blankProblem(status, status === 500 ? 'Internal Server Error' : 'Invalid Request', err.message ?? 'Request failed'));
+    });
     registerOAuthRoutes(app, ctx);
     registerUserRoutes(app, ctx);
     registerTweetRoutes(app, ctx);
@@ -94,6 +101,8 @@ export function createTwitterEmulator(options: EmulatorOptions = {}): Emulator {
     latencyMs: base.latencyMs,
     plugin,
     errorFor,
+    snapshot: (limits) => state.snapshot(now(), limits),
+    restore: (saved) => state.restore(saved as TwitterSnapshot),
     reset() {
       base.ledger.clear();
       base.faults.clear();

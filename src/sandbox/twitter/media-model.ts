@@ -17,7 +17,17 @@ export const MEDIA_KINDS: Record<string, MediaKind> = {
   'video/mp2t': 'video',
   'video/quicktime': 'video',
 };
-export const MEDIA_CATEGORIES = new Set(['tweet_image', 'tweet_gif', 'tweet_video', 'amplify_video', 'dm_image', 'dm_gif', 'dm_video']);
+/** Each media_category and the kinds of media it takes (a still GIF may go up as an image). */
+const CATEGORY_KINDS: Record<string, readonly MediaKind[]> = {
+  tweet_image: ['image', 'gif'],
+  dm_image: ['image', 'gif'],
+  tweet_gif: ['gif'],
+  dm_gif: ['gif'],
+  tweet_video: ['video'],
+  amplify_video: ['video'],
+  dm_video: ['video'],
+};
+export const MEDIA_CATEGORIES = new Set(Object.keys(CATEGORY_KINDS));
 const ASYNC_CATEGORIES = new Set(['tweet_gif', 'tweet_video', 'amplify_video', 'dm_gif', 'dm_video']);
 
 /** v1.1 documented 5 MB per APPEND; the emulator holds v2 to the same. */
@@ -26,6 +36,16 @@ export const MAX_SEGMENT_INDEX = 999;
 /** The emulator keeps uploads in memory, so it stops at 512 MB (X itself takes far more). */
 export const MAX_TOTAL_BYTES = 512 * 1024 * 1024;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Animated GIFs: 15 MB. */
+export const MAX_GIF_BYTES = 15 * 1024 * 1024;
+
+/** Why a declared upload cannot be taken (category that does not fit the type, file too large), or undefined. */
+export function declarationProblem(kind: MediaKind, category: string, totalBytes: number): { message: string; parameter: string } | undefined {
+  if (!CATEGORY_KINDS[category]?.includes(kind)) return { message: `media_category [${category}] does not take ${kind} media.`, parameter: 'media_category' };
+  const max = CATEGORY_KINDS[category]!.includes('video') ? MAX_TOTAL_BYTES : category.endsWith('_gif') ? MAX_GIF_BYTES : MAX_IMAGE_BYTES;
+  if (totalBytes > max) return { message: `total_bytes [${totalBytes}] is over the ${max}-byte limit of ${category}.`, parameter: 'total_bytes' };
+  return undefined;
+}
 
 export interface ProcessingInfo {
   state: 'pending' | 'in_progress' | 'succeeded' | 'failed';

@@ -6,6 +6,7 @@ import { field } from '../kit/body.ts';
 import { sniffMediaType } from '../media.ts';
 import {
   contentMismatch,
+  declarationProblem,
   MAX_CHUNK_BYTES,
   MAX_IMAGE_BYTES,
   MAX_SEGMENT_INDEX,
@@ -58,12 +59,15 @@ function create(ctx: TwitterContext, user: SandboxUser, mediaType: string, total
 function initialize(ctx: TwitterContext, user: SandboxUser, body: unknown): Result {
   const mediaType = field(body, 'media_type') ?? '';
   const totalBytes = Number(field(body, 'total_bytes'));
-  const category = field(body, 'media_category') ?? (MEDIA_KINDS[mediaType] === 'video' ? 'tweet_video' : 'tweet_image');
+  const category = field(body, 'media_category');
   if (!MEDIA_KINDS[mediaType]) return fail(`media_type [${mediaType}] is not supported.`, 'media_type', mediaType);
   if (!Number.isInteger(totalBytes) || totalBytes <= 0 || totalBytes > MAX_TOTAL_BYTES) {
     return fail(`total_bytes must be between 1 and ${MAX_TOTAL_BYTES}.`, 'total_bytes', field(body, 'total_bytes'));
   }
+  if (!category) return fail('media_category is required.', 'media_category', null);
   if (!MEDIA_CATEGORIES.has(category)) return fail(`media_category [${category}] is not supported.`, 'media_category', category);
+  const problem = declarationProblem(MEDIA_KINDS[mediaType]!, category, totalBytes);
+  if (problem) return fail(problem.message, problem.parameter, problem.parameter === 'total_bytes' ? totalBytes : category);
   const m = create(ctx, user, mediaType, totalBytes, category);
   return { ok: true, body: { data: { id: m.id, media_key: m.key, expires_after_secs: ttlSecs(ctx, m) } } };
 }
@@ -109,7 +113,8 @@ async function oneShot(ctx: TwitterContext, user: SandboxUser, body: unknown): P
   const raw = body instanceof FormData ? (body.get('media') ?? body.get('media_data')) : (body as Record<string, unknown> | undefined)?.media;
   const bytes = await bytesOf(raw);
   if (!bytes || bytes.byteLength === 0) return fail('media is required.', 'media', null);
-  const category = field(body, 'media_category') ?? 'tweet_image';
+  const category = field(body, 'media_category');
+  if (!category) return fail('media_category is required.', 'media_category', null);
   if (category !== 'tweet_image' && category !== 'dm_image') return fail('One-shot upload takes images only; use the chunked upload.', 'media_category', category);
   const sniffed = sniffMediaType(bytes);
   if (!sniffed || !sniffed.startsWith('image/')) return fail('Invalid or Unsupported media: not an image.', 'media', null);

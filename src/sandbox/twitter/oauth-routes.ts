@@ -42,6 +42,7 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: TwitterContext): 
     if (q.client_id !== ctx.clientId) problems.push('client_id is not a registered OAuth 2.0 client');
     if (!q.redirect_uri || !isHttpUrl(q.redirect_uri)) problems.push('redirect_uri must be an absolute http(s) URL');
     if (!q.state) problems.push('state is required');
+    else if (q.state.length > 500) problems.push('state may be at most 500 characters');
     if (!q.code_challenge) problems.push('code_challenge is required (PKCE)');
     const method = (q.code_challenge_method ?? 'plain').toLowerCase();
     if (method !== 's256' && method !== 'plain') problems.push('code_challenge_method must be S256 or plain');

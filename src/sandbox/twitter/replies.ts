@@ -18,6 +18,7 @@ export interface TwitterContext {
 export const PROBLEM_TYPE_BASE = 'https://api.x.com/2/problems/';
 const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 const WINDOW_MS = 15 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
 
 /** Per-user limits per 15 minutes (X's published table); the key is "METHOD route". */
 export const RATE_LIMITS: Record<string, number> = {
@@ -31,6 +32,20 @@ export const RATE_LIMITS: Record<string, number> = {
   'POST /2/media/upload/initialize': 1875,
   'POST /2/media/upload/:id/append': 1875,
   'POST /2/media/upload/:id/finalize': 1875,
+};
+
+/**
+ * Per-app limits from the same table: a 15-minute window for post lookups, 24 hours for writes and
+ * uploads. All sandbox users share one app, as all of Herald's users share one X app.
+ */
+export const APP_LIMITS: Record<string, { limit: number; windowMs: number }> = {
+  'POST /2/tweets': { limit: 10_000, windowMs: DAY_MS },
+  'GET /2/tweets/:id': { limit: 450, windowMs: WINDOW_MS },
+  'POST /2/media/upload': { limit: 50_000, windowMs: DAY_MS },
+  'GET /2/media/upload': { limit: 100_000, windowMs: DAY_MS },
+  'POST /2/media/upload/initialize': { limit: 180_000, windowMs: DAY_MS },
+  'POST /2/media/upload/:id/append': { limit: 180_000, windowMs: DAY_MS },
+  'POST /2/media/upload/:id/finalize': { limit: 180_000, windowMs: DAY_MS },
 };
 
 export function blankProblem(status: number, title: string, detail: string = title): Record<string, unknown> {
@@ -75,11 +90,27 @@ export function rateHeaders(limit: number, remaining: number, resetSecs: number)
   return { 'x-rate-limit-limit': String(limit), 'x-rate-limit-remaining': String(remaining), 'x-rate-limit-reset': String(resetSecs) };
 }
 
-/** Counts the call against the user's window; answers 429 (and returns false) once it is used up. */
+/**
+ * Counts the call against the user's window and the app's; answers 429 (and returns false) once either
+ * is used up. x-rate-limit-* describe the 15-minute window that binds; a 24-hour app window is reported
+ * in x-app-limit-24hour-*, as X does on its write endpoints.
+ */
 export function withinRateLimit(ctx: TwitterContext, reply: FastifyReply, user: SandboxUser, route: keyof typeof RATE_LIMITS): boolean {
-  const w = ctx.state.hit(`${user.id} ${route}`, RATE_LIMITS[route]!, WINDOW_MS, ctx.now());
-  reply.headers(rateHeaders(w.limit, w.remaining, w.resetSecs));
-  if (!w.exceeded) return true;
+  const now = ctx.now();
+  const w = ctx.state.hit(`${user.id} ${route}`, RATE_LIMITS[route]!, WINDOW_MS, now);
+  const appLimit = APP_LIMITS[route];
+  const app = appLimit ? ctx.state.hit(`app ${route}`, appLimit.limit, appLimit.windowMs, now) : undefined;
+  const daily = app && appLimit!.windowMs === DAY_MS;
+  const binding = app && !daily && (app.exceeded || app.remaining < w.remaining) ? app : w;
+  reply.headers(rateHeaders(binding.limit, binding.remaining, binding.resetSecs));
+  if (app && daily) {
+    reply.headers({
+      'x-app-limit-24hour-limit': String(app.limit),
+      'x-app-limit-24hour-remaining': String(app.remaining),
+      'x-app-limit-24hour-reset': String(app.resetSecs),
+    });
+  }
+  if (!w.exceeded && !app?.exceeded) return true;
   sendProblem(reply, 429, blankProblem(429, 'Too Many Requests'));
   return false;
 }

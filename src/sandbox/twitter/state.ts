@@ -1,6 +1,8 @@
 // What the X emulator remembers: sandbox users, posts with their edit chains, uploaded media, and
 // per-user rate-limit windows. Ids are numeric strings shaped like X's snowflakes (> 2^53).
 import { createHash } from 'node:crypto';
+import type { PersistLimits } from '../kit/emulator.ts';
+import { newest } from '../kit/persistence.ts';
 
 export const SUBSCRIPTIONS = ['None', 'Basic', 'Premium', 'PremiumPlus'] as const;
 export type Subscription = (typeof SUBSCRIPTIONS)[number];
@@ -48,7 +50,19 @@ export interface StoredMedia {
   expiresAt: number;
 }
 
+/** What is saved of the X emulator's own state (kit/persistence.ts). */
+export interface TwitterSnapshot {
+  users: SandboxUser[];
+  posts: StoredPost[];
+  /** Finalized, unexpired media; uploads in progress (their bytes) are not kept. */
+  media: Omit<StoredMedia, 'chunks'>[];
+  rate: [string, { start: number; count: number }][];
+  lastMs: string;
+  seq: string;
+}
+
 const TWITTER_EPOCH = 1288834974657n;
+const DAY_MS = 24 * 60 * 60_000;
 export const MEDIA_TTL_MS = 24 * 60 * 60_000;
 
 export function isPaid(user: SandboxUser): boolean {
@@ -141,6 +155,32 @@ export class TwitterState {
       resetSecs: Math.ceil((w.start + windowMs) / 1000),
       exceeded: w.count > limit,
     };
+  }
+
+  snapshot(now: number, limits: PersistLimits): TwitterSnapshot {
+    return {
+      users: [...this.users.values()],
+      posts: newest(this.posts.values(), limits.items, (p) => p.createdAt),
+      media: newest(
+        [...this.media.values()].filter((m) => m.finalizedAt !== undefined && m.expiresAt > now),
+        limits.items,
+        (m) => m.finalizedAt!,
+      ).map(({ chunks: _chunks, ...m }) => m),
+      // Every window is 15 minutes or 24 hours long: older ones have ended.
+      rate: [...this.#rate].filter(([, w]) => w.start > now - DAY_MS),
+      lastMs: String(this.#lastMs),
+      seq: String(this.#seq),
+    };
+  }
+
+  restore(snap: TwitterSnapshot): void {
+    this.reset();
+    for (const u of snap.users) this.users.set(u.id, u);
+    for (const p of [...snap.posts].sort((a, b) => compareIds(a.id, b.id))) this.addPost(p);
+    for (const m of snap.media) this.media.set(m.id, { ...m, chunks: new Map() });
+    this.#rate = new Map(snap.rate);
+    this.#lastMs = BigInt(snap.lastMs);
+    this.#seq = BigInt(snap.seq);
   }
 
   reset(): void {

@@ -13,6 +13,12 @@ const REPLY_SETTINGS = new Set(['following', 'mentionedUsers', 'subscribers', 'v
 const MAX_WEIGHTED = 280;
 const PAID_MAX_WEIGHTED = 25_000;
 const DUPLICATE = 'You are not allowed to create a Tweet with duplicate content.';
+/** POST /2/tweets body fields (X's OpenAPI); the schema allows no others. */
+const BODY_FIELDS = new Set([
+  'text', 'media', 'reply', 'quote_tweet_id', 'poll', 'reply_settings', 'community_id', 'share_with_followers',
+  'for_super_followers_only', 'nullcast', 'geo', 'card_uri', 'direct_message_deep_link', 'made_with_ai', 'paid_partnership',
+  'edit_options',
+]);
 
 interface CreateBody {
   text?: string;
@@ -30,6 +36,8 @@ function obj(v: unknown): Record<string, unknown> | undefined {
 function parseBody(raw: unknown): CreateBody | { error: string; parameter: string; value: unknown } {
   const body = obj(raw);
   if (!body) return { error: 'The request body must be a JSON object.', parameter: 'body', value: null };
+  const unknown = Object.keys(body).find((k) => !BODY_FIELDS.has(k));
+  if (unknown) return { error: `$.${unknown}: is not defined in the schema and the schema does not allow additional properties`, parameter: unknown, value: body[unknown] };
   if (body.text !== undefined && typeof body.text !== 'string') return { error: '`text` must be a string.', parameter: 'text', value: body.text };
   const ids = obj(body.media)?.media_ids ?? [];
   if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' && /^\d+$/.test(id))) {

@@ -76,3 +76,195 @@ test('errorFor renders throttles with estimated_time_to_regain_access in minutes
   assert.equal((emu.errorFor('permission', { kind: 'permission', path: '/feed' }).body as { error: { code: number } }).error.code, 200);
   assert.equal((emu.errorFor('validation', { kind: 'validation' }).body as { error: { code: number } }).error.code, 100);
 });
+
+// Strictness: what Graph refuses, the emulator refuses too (src/sandbox/README.md, "As strict as the platform").
+
+const APP = { client_id: 'herald-sandbox', client_secret: 'herald-sandbox-secret' };
+const CB = 'https://app.example.com/cb';
+const ALL_SCOPES = 'pages_show_list,pages_read_engagement,pages_manage_posts,instagram_basic,instagram_content_publish';
+
+type Json = Record<string, any>;
+
+async function graph(root: string, method: string, path: string, params: Record<string, string> = {}, headers: Record<string, string> = {}) {
+  const url = new URL(`${root}/v21.0/${path}`);
+  let body: URLSearchParams | undefined;
+  if (method === 'GET') for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  else body = new URLSearchParams(params);
+  const res = await fetch(url, { method, body, headers });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Json };
+}
+
+async function consentCode(root: string, user: string, scope = ALL_SCOPES): Promise<string> {
+  const q = new URLSearchParams({ client_id: APP.client_id, redirect_uri: CB, state: 's', scope, response_type: 'code', sandbox_user: user, sandbox_pages: '2' });
+  const res = await fetch(`${root}/dialog/oauth?${q}`, { redirect: 'manual' });
+  return new URL(res.headers.get('location')!).searchParams.get('code')!;
+}
+
+/** A long-lived user token and the Page tokens it gives (each Page with its linked IG account). */
+async function login(root: string, user: string, scope = ALL_SCOPES) {
+  const code = await consentCode(root, user, scope);
+  const short = await graph(root, 'GET', 'oauth/access_token', { ...APP, redirect_uri: CB, code });
+  assert.equal(short.status, 200, JSON.stringify(short.body));
+  const long = await graph(root, 'GET', 'oauth/access_token', { ...APP, grant_type: 'fb_exchange_token', fb_exchange_token: short.body.access_token });
+  const userToken = long.body.access_token as string;
+  const pages = await graph(root, 'GET', 'me/accounts', { access_token: userToken, fields: 'id,access_token,instagram_business_account' });
+  return { userToken, pages: pages.body.data as { id: string; access_token: string; instagram_business_account: { id: string } }[] };
+}
+
+test('strict: the code exchange needs the app secret and the same redirect_uri; the dialog refuses unknown permissions', async () => {
+  const { app, root } = await mount('');
+  try {
+    const noRedirect = await graph(root, 'GET', 'oauth/access_token', { ...APP, code: await consentCode(root, 'strict1') });
+    assert.equal(noRedirect.status, 400);
+    assert.equal(noRedirect.body.error.error_subcode, 36008, 'a missing redirect_uri is refused like a different one');
+    const otherRedirect = await graph(root, 'GET', 'oauth/access_token', { ...APP, redirect_uri: `${CB}/x`, code: await consentCode(root, 'strict1') });
+    assert.equal(otherRedirect.body.error.error_subcode, 36008);
+    const grantTyped = await graph(root, 'GET', 'oauth/access_token', {
+      client_id: APP.client_id, client_secret: 'wrong', grant_type: 'authorization_code', redirect_uri: CB, code: await consentCode(root, 'strict1'),
+    });
+    assert.equal(grantTyped.body.error.code, 1, 'grant_type=authorization_code does not skip the secret');
+    const bogus = await graph(root, 'GET', 'oauth/access_token', { ...APP, grant_type: 'password' });
+    assert.equal(bogus.body.error.code, 100);
+
+    const dialog = (extra: Record<string, string>) =>
+      fetch(`${root}/dialog/oauth?${new URLSearchParams({ client_id: APP.client_id, redirect_uri: CB, scope: 'pages_show_list', ...extra })}`, { redirect: 'manual' });
+    const unknown = await dialog({ scope: 'pages_show_list,manage_everything' });
+    assert.equal(unknown.status, 400);
+    assert.match(await unknown.text(), /Invalid Scopes: manage_everything/);
+    assert.equal((await dialog({ response_type: 'token' })).status, 400);
+    assert.equal((await dialog({ redirect_uri: 'javascript:alert(1)' })).status, 400);
+  } finally {
+    await app.close();
+  }
+});
+
+test('strict: Page posts over 63,206 characters, photos Facebook cannot download, and a 31st reel in 24 hours are refused', async () => {
+  const { app, root, origin } = await mount('');
+  try {
+    const { pages } = await login(root, 'strict2');
+    const page = pages[0]!;
+    const long = await graph(root, 'POST', `${page.id}/feed`, { access_token: page.access_token, message: 'x'.repeat(63_207) });
+    assert.equal(long.body.error?.code, 100);
+    assert.equal((await graph(root, 'POST', `${page.id}/feed`, { access_token: page.access_token, message: 'x'.repeat(63_206) })).status, 200);
+    for (const url of ['http://10.1.2.3/a.jpg', 'http://localhost:1/a.jpg', 'http://[::1]:1/a.jpg']) {
+      const photo = await graph(root, 'POST', `${page.id}/photos`, { access_token: page.access_token, url });
+      assert.equal(photo.body.error?.error_subcode, 2061006, url);
+    }
+    assert.equal((await graph(root, 'POST', `${page.id}/photos`, { access_token: page.access_token, url: `${origin}/files/sample.jpg` })).status, 200, 'the sandbox’s own host is in reach');
+    const video = await graph(root, 'POST', `${page.id}/videos`, { access_token: page.access_token, file_url: 'http://192.168.1.2/v.mp4' });
+    const status = await graph(root, 'GET', video.body.id, { access_token: page.access_token, fields: 'status' });
+    await new Promise((r) => setTimeout(r, 60));
+    const later = await graph(root, 'GET', video.body.id, { access_token: page.access_token, fields: 'status' });
+    assert.ok(status.status === 200 && later.body.status.video_status === 'error', JSON.stringify(later.body));
+    assert.match(later.body.status.processing_phase.error.message, /could not be downloaded/);
+
+    const reel = async (extra: Record<string, string> = { video_state: 'PUBLISHED' }) => {
+      const start = await graph(root, 'POST', `${page.id}/video_reels`, { access_token: page.access_token, upload_phase: 'start' });
+      const up = await fetch(start.body.upload_url, { method: 'POST', headers: { authorization: `OAuth ${page.access_token}`, file_url: `${origin}/files/sample.mp4` } });
+      assert.equal(up.status, 200);
+      return graph(root, 'POST', `${page.id}/video_reels`, { access_token: page.access_token, upload_phase: 'finish', video_id: start.body.video_id, ...extra });
+    };
+    assert.equal((await reel({})).body.error?.code, 100, 'video_state is required');
+    for (let i = 0; i < 30; i++) assert.equal((await reel()).status, 200, `reel ${i + 1}`);
+    const over = await reel();
+    assert.equal(over.body.error?.code, 4);
+    const usage = JSON.parse(over.headers.get('x-business-use-case-usage')!) as Record<string, { estimated_time_to_regain_access: number }[]>;
+    assert.ok(usage[page.id]![0]!.estimated_time_to_regain_access > 0);
+  } finally {
+    await app.close();
+  }
+});
+
+test('strict: rupload wants "Authorization: OAuth", offset and file_size with bytes, and nothing after the finish', async () => {
+  const { app, root } = await mount('');
+  try {
+    const { pages } = await login(root, 'strict3');
+    const page = pages[0]!;
+    const start = await graph(root, 'POST', `${page.id}/video_reels`, { access_token: page.access_token, upload_phase: 'start' });
+    const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(20)]);
+    const send = (headers: Record<string, string>, body: Buffer) =>
+      fetch(start.body.upload_url, { method: 'POST', headers: { 'content-type': 'application/octet-stream', ...headers }, body });
+    const bearer = await send({ authorization: `Bearer ${page.access_token}`, offset: '0', file_size: String(mp4.length) }, mp4);
+    assert.equal(((await bearer.json()) as Json).error.code, 190);
+    const oauth = { authorization: `OAuth ${page.access_token}` };
+    assert.equal(((await (await send(oauth, mp4)).json()) as Json).error.code, 100, 'bytes without offset and file_size');
+    assert.equal((await send({ ...oauth, offset: '0', file_size: String(mp4.length) }, mp4.subarray(0, 10))).status, 200);
+    assert.equal(((await (await send({ ...oauth, offset: '0', file_size: String(mp4.length) }, mp4.subarray(10))).json()) as Json).error.code, 100, 'the offset must continue the upload');
+    assert.equal((await send({ ...oauth, offset: '10', file_size: String(mp4.length) }, mp4.subarray(10))).status, 200);
+    const finish = await graph(root, 'POST', `${page.id}/video_reels`, { access_token: page.access_token, upload_phase: 'finish', video_id: start.body.video_id, video_state: 'PUBLISHED' });
+    assert.equal(finish.status, 200, JSON.stringify(finish.body));
+    assert.equal(((await (await send({ ...oauth, offset: '0', file_size: String(mp4.length) }, mp4)).json()) as Json).error.code, 100, 'the session is finished');
+  } finally {
+    await app.close();
+  }
+});
+
+test('strict: Instagram captions over 30 hashtags or 20 mentions, images that are not JPEG or not in reach are refused', async () => {
+  const { app, root, origin } = await mount('');
+  try {
+    const { userToken, pages } = await login(root, 'strict4');
+    const igId = pages[0]!.instagram_business_account.id;
+    const jpg = `${origin}/files/sample.jpg`;
+    const create = (params: Record<string, string>) => graph(root, 'POST', `${igId}/media`, { access_token: userToken, ...params });
+    const tags = Array.from({ length: 31 }, (_, i) => `#tag${i}`).join(' ');
+    assert.equal((await create({ image_url: jpg, caption: tags })).body.error?.error_subcode, 2207010);
+    const mentions = Array.from({ length: 21 }, (_, i) => `@user${i}`).join(' ');
+    assert.equal((await create({ image_url: jpg, caption: mentions })).body.error?.error_subcode, 2207010);
+    assert.equal((await create({ image_url: jpg, caption: `${tags.split(' ').slice(0, 30).join(' ')} mail@example.com` })).status, 200);
+
+    const png = await create({ image_url: `${origin}/files/sample.png` });
+    const away = await create({ image_url: 'http://127.0.0.1:1/a.jpg' });
+    await new Promise((r) => setTimeout(r, 80));
+    const status = async (id: string) => (await graph(root, 'GET', id, { access_token: userToken, fields: 'status_code,status' })).body;
+    assert.equal((await status(png.body.id)).status_code, 'ERROR');
+    assert.match((await status(png.body.id)).status, /2207005/);
+    assert.match((await status(away.body.id)).status, /2207052/);
+  } finally {
+    await app.close();
+  }
+});
+
+test('strict: objects are read only by the tokens Graph shows them to', async () => {
+  const { app, root, origin } = await mount('');
+  try {
+    const alice = await login(root, 'alice-reader');
+    const bob = await login(root, 'bob-reader');
+
+    const [a1, a2] = alice.pages;
+    const post = await graph(root, 'POST', `${a1!.id}/feed`, { access_token: a1!.access_token, message: 'mine' });
+    const read = (token: string) => graph(root, 'GET', post.body.id, { access_token: token, fields: 'permalink_url' });
+    assert.equal((await read(a1!.access_token)).status, 200, 'the Page’s own token');
+    assert.equal((await read(alice.userToken)).status, 200, 'the token of the user who manages it');
+    assert.equal((await read(a2!.access_token)).body.error?.error_subcode, 33, 'another Page of the same user');
+    assert.equal((await read(bob.userToken)).body.error?.error_subcode, 33, 'someone else');
+    // The same user consents again with fewer permissions: the new Page token cannot read, nor post.
+    const narrow = await login(root, 'alice-reader', 'pages_show_list,pages_manage_posts');
+    const np = narrow.pages.find((p) => p.id === a1!.id)!;
+    assert.equal((await graph(root, 'GET', post.body.id, { access_token: np.access_token })).body.error?.code, 10, 'no pages_read_engagement');
+    const narrowPost = await graph(root, 'POST', `${np.id}/feed`, { access_token: np.access_token, message: 'narrow' });
+    assert.deepEqual([narrowPost.status, narrowPost.body.error?.code], [403, 200], 'publishing needs pages_read_engagement too');
+    const igNarrow = await login(root, 'alice-reader', 'pages_show_list,pages_read_engagement,instagram_content_publish');
+    const noBasic = await graph(root, 'POST', `${a1!.instagram_business_account.id}/media`, { access_token: igNarrow.userToken, image_url: `${origin}/files/sample.jpg` });
+    assert.match(noBasic.body.error?.message ?? '', /instagram_basic/, 'Instagram publishing needs instagram_basic too');
+
+    const container = await graph(root, 'POST', `${a1!.instagram_business_account.id}/media`, { access_token: alice.userToken, image_url: `${origin}/files/sample.jpg` });
+    assert.equal((await graph(root, 'GET', container.body.id, { access_token: alice.userToken, fields: 'status_code' })).status, 200);
+    assert.equal((await graph(root, 'GET', container.body.id, { access_token: bob.userToken, fields: 'status_code' })).body.error?.error_subcode, 33);
+    assert.equal((await graph(root, 'GET', a1!.id, { access_token: bob.userToken, fields: 'name' })).status, 200, 'Pages themselves are public');
+  } finally {
+    await app.close();
+  }
+});
+
+test('strict: debug_token answers the app token only (sandbox users are not developers of the app)', async () => {
+  const { app, root } = await mount('');
+  try {
+    const { userToken } = await login(root, 'inspector');
+    const asUser = await graph(root, 'GET', 'debug_token', { access_token: userToken, input_token: userToken });
+    assert.equal(asUser.body.error?.code, 100);
+    const asApp = await graph(root, 'GET', 'debug_token', { access_token: `${APP.client_id}|${APP.client_secret}`, input_token: userToken });
+    assert.equal(asApp.body.data?.is_valid, true);
+  } finally {
+    await app.close();
+  }
+});
