@@ -86,7 +86,11 @@ export function createConnectService(deps: ConnectDeps) {
 
   const kindOf = (adapter: PlatformAdapter): ConnectKind => adapter.info.connect ?? 'oauth';
 
-  /** A user-named server: an absolute http(s) URL that passes the address rule; its origin is kept. */
+  /**
+   * A user-named server: an absolute http(s) URL that passes the address rule. Its origin and path are kept
+   * (a server may live below a path, as the built-in sandbox's emulators do); query, fragment and trailing
+   * slashes are dropped, so one server is stored under one spelling.
+   */
   async function serverUrl(raw: string, param: string): Promise<string> {
     let url: URL;
     try {
@@ -98,7 +102,7 @@ export function createConnectService(deps: ConnectDeps) {
     if (url.username || url.password) throw errors.invalid(param, `${param} must not contain credentials`);
     const refused = await deps.refuseServer(url);
     if (refused) throw errors.invalid(param, refused);
-    return url.origin;
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   }
 
   function platformFailure(platform: Platform, what: string, f: PlatformFailure): never {
