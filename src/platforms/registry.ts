@@ -4,12 +4,13 @@ import type { AdapterDeps } from './deps.ts';
 import type { PlatformDescriptor } from './descriptor.ts';
 import { facebook } from './facebook/index.ts';
 import { instagram } from './instagram/index.ts';
+import { mastodon } from './mastodon/index.ts';
 import { threads } from './threads/index.ts';
 import { tiktok } from './tiktok/index.ts';
 import { twitter } from './twitter/index.ts';
 import type { PlatformAdapter } from './types.ts';
 
-const DESCRIPTORS = [instagram, facebook, threads, tiktok, twitter] as const;
+const DESCRIPTORS = [instagram, facebook, threads, tiktok, twitter, mastodon] as const;
 
 export type Platform = (typeof DESCRIPTORS)[number]['name'];
 
