@@ -36,7 +36,7 @@ interface Res {
 async function call(method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<Res> {
   const h: Record<string, string> = { accept: 'application/json', ...headers };
   if (token) h.authorization = `Bearer ${token}`;
-  let payload: BodyInit | undefined;
+  let payload: RequestInit['body'];
   if (body instanceof FormData || body instanceof URLSearchParams) payload = body;
   else if (body !== undefined) {
     h['content-type'] = 'application/json';

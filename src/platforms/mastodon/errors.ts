@@ -4,7 +4,7 @@
 // time (microseconds), never epoch seconds, and no Retry-After (§11.9).
 import type { HttpResult } from '../http.ts';
 import { failure, type FailureCategory, type PlatformFailure } from '../types.ts';
-import { QUOTA_WINDOW_MS, RATE_LIMIT_WAIT_MS } from './info.ts';
+import { API_WINDOW_MS, QUOTA_WINDOW_MS, RATE_LIMIT_WAIT_MS } from './info.ts';
 
 type Answered = Extract<HttpResult, { sent: true }>;
 type Unanswered = Extract<HttpResult, { sent: false | 'unknown' }>;
@@ -16,6 +16,11 @@ export interface ErrorContext {
   creates?: boolean;
   /** The call uploads media: its 422s are about the file. */
   media?: boolean;
+  /**
+   * The call creates a status: a 429 whose window ends later than the API's 5-minute windows is the
+   * per-account statuses cap (300 per 3 hours), a posting quota.
+   */
+  statusCap?: boolean;
 }
 
 export interface MastodonError {
@@ -91,7 +96,7 @@ export function answeredFailure(res: Answered, now: number, ctx: ErrorContext): 
   if (category === 'rate_limited') {
     const at = resetAt(res.headers, now) ?? now + RATE_LIMIT_WAIT_MS;
     // The 3-hour statuses cap (300 per account) is a posting quota, not a passing throttle.
-    if (at - now > QUOTA_WINDOW_MS) category = 'quota_exceeded';
+    if (at - now > (ctx.statusCap ? API_WINDOW_MS : QUOTA_WINDOW_MS)) category = 'quota_exceeded';
     extra.retryAt = at;
   }
   const text = err ? scrub(err.description ?? err.error) : `HTTP ${res.status}`;

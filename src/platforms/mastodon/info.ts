@@ -95,7 +95,12 @@ export const CLOCK_SKEW_MS = MINUTE_MS;
 
 /** §11.9: a 429 says when its window ends; without one, wait this long. */
 export const RATE_LIMIT_WAIT_MS = 5 * MINUTE_MS;
-/** A 429 whose window ends further away than this is the 3-hour statuses cap: a posting quota. */
+/**
+ * The API's own throttles use windows of at most 5 minutes (per token, per user, per address) and 30
+ * minutes (media, deletes). On a status create, a 429 whose window ends later than 5 minutes (and a little)
+ * is the statuses cap of 300 per 3 hours; elsewhere, one ending over an hour away. Both read as a quota.
+ */
+export const API_WINDOW_MS = 5 * MINUTE_MS + 30_000;
 export const QUOTA_WINDOW_MS = HOUR_MS;
 
 /** Herald holds media in memory while uploading. */

@@ -81,6 +81,7 @@ export async function createStatus(s: Session, input: NewStatus, label: string):
     body: { json: createBody(input) },
     label,
     creates: true,
+    statusCap: true,
     signal: s.signal,
   });
   if (!res.ok) return res;

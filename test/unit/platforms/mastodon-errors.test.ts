@@ -73,6 +73,16 @@ test('a 429 whose window ends over an hour away is the 3-hour statuses cap: quot
   assert.equal(f.retryAt, Date.parse('2026-11-24T23:59:59.999Z'));
 });
 
+test('on a status create, a window ending past the API\'s 5-minute ones is the statuses cap', () => {
+  const in20min = new Date(NOW + 20 * 60_000).toISOString().replace('Z', '000Z');
+  const cap = answeredFailure(answer(429, { error: 'Too many requests' }, { 'x-ratelimit-reset': in20min }), NOW, { ...ctx, creates: true, statusCap: true });
+  assert.equal(cap.category, 'quota_exceeded');
+  const in4min = new Date(NOW + 4 * 60_000).toISOString();
+  assert.equal(answeredFailure(answer(429, { error: 'Too many requests' }, { 'x-ratelimit-reset': in4min }), NOW, { ...ctx, statusCap: true }).category, 'rate_limited');
+  // Media uploads: 30 minutes is their own window, a passing throttle.
+  assert.equal(answeredFailure(answer(429, { error: 'Too many requests' }, { 'x-ratelimit-reset': in20min }), NOW, { ...ctx, media: true }).category, 'rate_limited');
+});
+
 test('without a reset header: Retry-After from a proxy, else five minutes', () => {
   assert.equal(resetAt(new Headers({ 'retry-after': '30' }), NOW), NOW + 30_000);
   assert.equal(resetAt(new Headers({ 'x-ratelimit-reset': 'soon' }), NOW), undefined);
