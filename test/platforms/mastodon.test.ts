@@ -96,8 +96,8 @@ describe('accounts', () => {
   test('health reports the granted scopes, no expiry, and the instance\'s current limits', async () => {
     const { creds } = await connectAccount(h, 'healthy');
     h.emu.settings.maxCharacters = 700;
-    const fresh = h.adapterWith({});
-    const r = await fresh.health({ ...creds, meta: { ...creds.meta, limits: {} } });
+    // Read afresh: the adapter read the instance at connect, moments ago.
+    const r = await h.adapter.health({ ...creds, meta: { ...creds.meta, limits: {} } });
     h.emu.settings.maxCharacters = 500;
     assert.ok(r.ok, r.ok ? '' : r.message);
     assert.deepEqual(r.permissions, creds.scopes);

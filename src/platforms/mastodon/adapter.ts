@@ -30,7 +30,7 @@ export function createMastodonAdapter(deps: AdapterDeps): PlatformAdapter {
       const who = await verifyCredentials(deps, instance, exchanged.grant.accessToken);
       if (isFailure(who)) return who;
       // The domain is part of the accountId: without it the account cannot be named, so connecting waits.
-      const facts = await p.instances(instance);
+      const facts = await p.instances(instance, { fresh: true });
       if (isFailure(facts)) return facts;
       const { domain } = facts.facts;
       const meta: AccountMeta = { instance, mastodonId: who.me.id, ...instanceMeta(facts.facts) };
@@ -72,7 +72,7 @@ export function createMastodonAdapter(deps: AdapterDeps): PlatformAdapter {
       const who = await verifyCredentials(deps, instance, account.accessToken);
       if (isFailure(who)) return who;
       // Fresh limits for create-time rules; an instance that cannot describe itself just now keeps the stored ones.
-      const facts = await p.instances(instance);
+      const facts = await p.instances(instance, { fresh: true });
       return { ok: true, permissions: account.scopes, expiresAt: null, ...(facts.ok ? { meta: instanceMeta(facts.facts) } : {}) };
     },
 

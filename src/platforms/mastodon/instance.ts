@@ -1,6 +1,6 @@
 // What an instance says about itself (GET /api/v2/instance, public; platforms.md §11.5): its domain
-// (the one in handles and status URLs) and its limits. Read at connect, at health and before publishing,
-// at most once an hour per instance.
+// (the one in handles and status URLs) and its limits. Read afresh at connect and at every health check;
+// before publishing, an answer up to an hour old will do.
 import type { AdapterDeps } from '../deps.ts';
 import type { PlatformFailure } from '../types.ts';
 import { asObject, asString, callInstance } from './client.ts';
@@ -13,7 +13,8 @@ export interface InstanceFacts {
   limits: InstanceLimits;
 }
 
-export type InstanceReader = (instance: string, signal?: AbortSignal) => Promise<{ ok: true; facts: InstanceFacts } | PlatformFailure>;
+/** `fresh` reads the instance now (health checks); otherwise an answer up to an hour old will do. */
+export type InstanceReader = (instance: string, options?: { fresh?: boolean; signal?: AbortSignal }) => Promise<{ ok: true; facts: InstanceFacts } | PlatformFailure>;
 
 /** A v2 answer names the domain `domain`; a v1 answer (servers before 4.0) names it `uri`. */
 export function factsFromBody(body: unknown, instance: string): InstanceFacts {
@@ -28,10 +29,11 @@ export function factsFromBody(body: unknown, instance: string): InstanceFacts {
 /** A reader with a per-instance cache; failures are not cached. */
 export function createInstanceReader(deps: AdapterDeps): InstanceReader {
   const cache = new Map<string, { at: number; facts: InstanceFacts }>();
-  return async (instance, signal) => {
+  return async (instance, options = {}) => {
+    const { signal } = options;
     const hit = cache.get(instance);
     const now = deps.clock.now();
-    if (hit && now - hit.at < INSTANCE_CACHE_MS) return { ok: true, facts: hit.facts };
+    if (hit && !options.fresh && now - hit.at < INSTANCE_CACHE_MS) return { ok: true, facts: hit.facts };
     const label = `Mastodon instance ${instance} did not describe itself`;
     let res = await callInstance(deps, { method: 'GET', instance, path: '/api/v2/instance', label, signal });
     // Servers before 4.0 have only the v1 description.

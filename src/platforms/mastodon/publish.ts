@@ -30,7 +30,7 @@ function withContext(f: PlatformFailure, index: number): PlatformFailure {
 
 /** The instance's limits now (they may have changed since the post was created); the stored ones if it cannot say. */
 export async function currentLimits(p: PublishDeps, instance: string, meta: Record<string, unknown>, signal?: AbortSignal): Promise<InstanceLimits> {
-  const facts = await p.instances(instance, signal);
+  const facts = await p.instances(instance, { signal });
   return facts.ok ? facts.facts.limits : limitsOf(meta);
 }
 
