@@ -15,7 +15,8 @@ export async function registerApp(
     method: 'POST',
     instance: input.serverUrl,
     path: '/api/v1/apps',
-    body: { json: { client_name: APP_NAME, redirect_uris: [input.redirectUri], scopes: MASTODON_SCOPES.join(' '), website: APP_WEBSITE } },
+    // One redirect URI as a string: an array is understood only from 4.3 on.
+    body: { json: { client_name: APP_NAME, redirect_uris: input.redirectUri, scopes: MASTODON_SCOPES.join(' '), website: APP_WEBSITE } },
     label,
   });
   if (!res.ok) {
