@@ -64,7 +64,7 @@ test('health: healthy, a token that does not expire, every permission granted', 
   assert.deepEqual(mine.missingPermissions, []);
 });
 
-test('text, images with alt text and a thread publish exactly once each', async () => {
+test('text, images and a thread publish exactly once each', async () => {
   const mastodon = w.emu('mastodon');
   const stamp = Date.now();
   const text = await publishNow(w.h, { content: `Herald on Mastodon ${stamp}`, platforms: [{ platform: 'mastodon', accountId, platformSpecificData: { visibility: 'unlisted' } }] });
