@@ -30,7 +30,10 @@ export interface ConnectDeps {
   adapters: Record<Platform, PlatformAdapter>;
   /** Platforms that have neither credentials nor the sandbox. */
   unavailable: ReadonlySet<Platform>;
-  /** The server a password platform uses when the caller names none (its configured URL). */
+  /**
+   * The server a password platform uses when the caller names none (its configured URL); for a server_oauth
+   * platform, the example its missing-instance error gives.
+   */
   defaultServerUrl(platform: Platform): string;
   /** Why a user-named server may not be reached (the outbound address rule), or null when it may. */
   refuseServer(url: URL): Promise<string | null>;
@@ -86,19 +89,23 @@ export function createConnectService(deps: ConnectDeps) {
 
   const kindOf = (adapter: PlatformAdapter): ConnectKind => adapter.info.connect ?? 'oauth';
 
-  /** A user-named server: an absolute http(s) URL that passes the address rule; its origin is kept. */
+  /**
+   * A user-named server: an absolute http(s) URL that passes the address rule. Its origin and path are kept
+   * (a server may live below a path, as the built-in sandbox's emulators do); query, fragment and trailing
+   * slashes are dropped, so one server is stored under one spelling.
+   */
   async function serverUrl(raw: string, param: string): Promise<string> {
     let url: URL;
     try {
       url = new URL(raw);
     } catch {
-      throw errors.invalid(param, `${param} must be the absolute http(s) URL of the server, e.g. https://mastodon.social`);
+      throw errors.invalid(param, `${param} must be the absolute http(s) URL of the server, e.g. https://social.example`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw errors.invalid(param, `${param} must use http or https`);
     if (url.username || url.password) throw errors.invalid(param, `${param} must not contain credentials`);
     const refused = await deps.refuseServer(url);
     if (refused) throw errors.invalid(param, refused);
-    return url.origin;
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   }
 
   function platformFailure(platform: Platform, what: string, f: PlatformFailure): never {
@@ -204,7 +211,7 @@ export function createConnectService(deps: ConnectDeps) {
       if (kind === 'oauth' && query.instance !== undefined) throw errors.invalid('instance', `${platform} has no servers to choose: leave instance out`);
       let server: (ServerApp & { id: string }) | undefined;
       if (kind === 'server_oauth') {
-        if (!query.instance) throw errors.missing('instance', `instance is required: the URL of your ${platform} server, e.g. https://mastodon.social`);
+        if (!query.instance) throw errors.missing('instance', `instance is required: the URL of your ${platform} server, e.g. ${deps.defaultServerUrl(platform)}`);
         server = await appOn(platform, adapter, await serverUrl(query.instance, 'instance'), redirect);
       }
       const state = randomToken(32);

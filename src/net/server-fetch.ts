@@ -17,6 +17,18 @@ export interface ServerFetch {
   close(): Promise<void>;
 }
 
+/**
+ * undici's own fetch does not recognise the global FormData (Node bundles another copy of undici) and would
+ * send it as the text "[object FormData]": a multipart body is encoded to bytes with its boundary first.
+ */
+async function portableBody(init: RequestInit | undefined): Promise<object> {
+  if (!(init?.body instanceof FormData)) return { ...init };
+  const encoded = new Response(init.body);
+  const headers = Object.fromEntries(new Headers(init.headers).entries());
+  headers['content-type'] = encoded.headers.get('content-type')!;
+  return { ...init, headers, body: new Uint8Array(await encoded.arrayBuffer()) };
+}
+
 export function createServerFetch(options: ServerFetchOptions): ServerFetch {
   const guarded = new Agent({ connect: options.allowPrivateNetworks ? {} : { lookup: guardedLookup as never }, keepAliveTimeout: 10_000 });
   const open = new Agent({ keepAliveTimeout: 10_000 });
@@ -29,7 +41,7 @@ export function createServerFetch(options: ServerFetchOptions): ServerFetch {
       // Thrown with the code PlatformHttp reads as "never sent": nothing reached any server.
       if (!check.ok) throw new BlockedAddressError(new URL(url).hostname);
     }
-    return undiciFetch(url, { ...(init as object), dispatcher: trusted ? open : guarded } as never) as unknown as Response;
+    return undiciFetch(url, { ...(await portableBody(init)), dispatcher: trusted ? open : guarded } as never) as unknown as Response;
   }) as typeof fetch;
   return { fetch: serverFetch, close: async () => void (await Promise.all([guarded.close(), open.close()])) };
 }

@@ -6,13 +6,14 @@ import { facebook } from './facebook/index.ts';
 import { instagram } from './instagram/index.ts';
 import { linkedin } from './linkedin/index.ts';
 import { pinterest } from './pinterest/index.ts';
+import { mastodon } from './mastodon/index.ts';
 import { threads } from './threads/index.ts';
 import { tiktok } from './tiktok/index.ts';
 import { twitter } from './twitter/index.ts';
 import type { PlatformAdapter } from './types.ts';
 import { youtube } from './youtube/index.ts';
 
-const DESCRIPTORS = [instagram, facebook, threads, tiktok, twitter, linkedin, youtube, pinterest] as const;
+const DESCRIPTORS = [instagram, facebook, threads, tiktok, twitter, linkedin, youtube, pinterest, mastodon] as const;
 
 export type Platform = (typeof DESCRIPTORS)[number]['name'];
 

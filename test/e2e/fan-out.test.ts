@@ -13,6 +13,8 @@ let w: World;
 /** How each platform joins the fan-out: what to connect with and what its target needs. */
 interface Recipe {
   consent?: Record<string, string>;
+  /** For platforms on servers the user names: the emulator root to connect on. */
+  instance?: boolean;
   /** The target's platformSpecificData, given the connected account and its emulator. */
   settings?(accountId: string, emu: Emulator): Record<string, unknown>;
   /** The ledger entries of this post (some platforms keep the text elsewhere than `text`). */
@@ -30,6 +32,7 @@ const RECIPES: Record<string, Recipe> = {
   pinterest: {
     settings: (accountId, emu) => ({ boardId: (emu as any).store.users.get(accountId).boards[0].id, title: 'Everywhere' }),
   },
+  mastodon: { instance: true },
 };
 
 const connected = new Map<Platform, string>();
@@ -44,7 +47,11 @@ test('every registered platform has a fan-out recipe', () => {
 });
 
 test('one post, every platform at once: each publishes exactly once', async () => {
-  for (const p of PLATFORMS) connected.set(p, (await connectAccount(w.h, p, RECIPES[p]!.consent ?? { sandbox_user: `fanout-${p}` })).accountId);
+  for (const p of PLATFORMS) {
+    const recipe = RECIPES[p]!;
+    const instance = recipe.instance ? w.server.rootOf(descriptorOf(p).sandbox.mount) : undefined;
+    connected.set(p, (await connectAccount(w.h, p, recipe.consent ?? { sandbox_user: `fanout-${p}` }, undefined, instance)).accountId);
+  }
   const content = `everywhere at once ${Date.now()}`;
   const emuOf = (p: Platform) => w.emu(descriptorOf(p).sandbox.mount);
   const res = await w.h.request('POST', '/v1/posts', {

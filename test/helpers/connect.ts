@@ -11,8 +11,11 @@ export async function connectAccount(
   platform: Platform,
   consent: Record<string, string> = {},
   key?: string,
+  /** For platforms on servers the user names (mastodon): the server's URL. */
+  instance?: string,
 ): Promise<{ accountId: string; username: string; accounts: { platform: string; accountId: string; username: string }[] }> {
-  const start = await h.request('GET', `/v1/connect/${platform}?redirect_url=${encodeURIComponent(CALLBACK)}`, { key });
+  const server = instance ? `&instance=${encodeURIComponent(instance)}` : '';
+  const start = await h.request('GET', `/v1/connect/${platform}?redirect_url=${encodeURIComponent(CALLBACK)}${server}`, { key });
   assert.equal(start.status, 200, start.text);
   const { code, state } = await approveConsent(start.body.authUrl, consent);
   assert.equal(state, start.body.state, 'the platform echoes the state');

@@ -21,13 +21,13 @@ export function connectRoutes(connect: ConnectService) {
         schema: {
           tags: ['accounts'],
           summary: 'Start connecting an account: returns the URL to send the user to.',
-          description: 'Platforms whose accounts live on a server the user names (mastodon) need `instance`. Platforms that connect with an app password (bluesky) answer 400 APP_PASSWORD_REQUIRED: use POST.',
+          description: 'Platforms whose accounts live on a server the user names need `instance`. Platforms that connect with an app password (bluesky) answer 400 APP_PASSWORD_REQUIRED: use POST.',
           security,
           params: Params,
           querystring: Type.Object(
             {
               redirect_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: "Where the platform sends the user back (default: the key's)." })),
-              instance: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'The URL of the server the account lives on (mastodon), e.g. https://mastodon.social.' })),
+              instance: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'The URL of the server the account lives on (platforms whose accounts live on a server the user names), e.g. https://social.example.' })),
             },
             { additionalProperties: false },
           ),
