@@ -18,8 +18,13 @@ interface Emu {
   root: string;
 }
 
+// The emulators' clock: media processing ends when the test moves it on (settle), not after a real wait
+// that a busy machine could overrun.
+let clockOffset = 0;
+const PROCESSING_MS = 60_000;
+
 async function start(options: Parameters<typeof createLinkedInEmulator>[0] = {}): Promise<Emu> {
-  const emu = createLinkedInEmulator({ processingMs: 20, partBytes: 64 * 1024, ...options });
+  const emu = createLinkedInEmulator({ processingMs: PROCESSING_MS, partBytes: 64 * 1024, now: () => Date.now() + clockOffset, ...options });
   const server = await startEmulatorServer([emu]);
   return { emu, server, root: server.rootOf('linkedin') };
 }
@@ -107,7 +112,9 @@ async function uploadImage(e: Emu, token: string, owner: string, bytes: Buffer =
   return init.body.value.image as string;
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 40));
+const settle = async () => {
+  clockOffset += PROCESSING_MS + 1;
+};
 
 let e: Emu;
 before(async () => {
