@@ -28,7 +28,7 @@ export const ValidateResult = Type.Object({
       valid: Type.Boolean(),
       errors: Type.Array(ProblemSchema),
       characters: Type.Object({
-        used: Type.Integer({ description: "The text's length as the platform counts it (X: weighted; Threads: emoji as UTF-8; Bluesky: graphemes)." }),
+        used: Type.Integer({ description: "The text's length in the unit the platform counts (weighted characters, UTF-8 bytes of emoji, or graphemes; docs/platforms)." }),
         limit: Type.Integer(),
       }),
     }),
