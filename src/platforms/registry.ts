@@ -1,6 +1,7 @@
 // The registry: the list of platform descriptors. Every other part of Herald learns about platforms
 // from here (names, settings, rules, adapters, emulators), so adding a platform is one line below.
 import type { AdapterDeps } from './deps.ts';
+import { bluesky } from './bluesky/index.ts';
 import type { PlatformDescriptor } from './descriptor.ts';
 import { facebook } from './facebook/index.ts';
 import { instagram } from './instagram/index.ts';
@@ -9,7 +10,7 @@ import { tiktok } from './tiktok/index.ts';
 import { twitter } from './twitter/index.ts';
 import type { PlatformAdapter } from './types.ts';
 
-const DESCRIPTORS = [instagram, facebook, threads, tiktok, twitter] as const;
+const DESCRIPTORS = [instagram, facebook, threads, tiktok, twitter, bluesky] as const;
 
 export type Platform = (typeof DESCRIPTORS)[number]['name'];
 
