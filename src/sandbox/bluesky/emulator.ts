@@ -18,6 +18,7 @@ export interface BlueskyEmulatorOptions extends EmulatorOptions, Partial<PdsSett
 export interface SandboxAccount {
   did: string;
   handle: string;
+  email: string;
   appPassword: string;
 }
 
@@ -88,7 +89,7 @@ export function createBlueskyEmulator(options: BlueskyEmulatorOptions = {}): Blu
     state,
     createAccount(input) {
       const account = addAccount(input);
-      return { did: account.did, handle: account.handle, appPassword: input.appPassword ?? [...account.appPasswords.values()][0]! };
+      return { did: account.did, handle: account.handle, email: account.email, appPassword: input.appPassword ?? [...account.appPasswords.values()][0]! };
     },
     async plugin(app: FastifyInstance) {
       // JSON with the PDS's own error for a malformed body; every other type arrives as bytes (uploadBlob
