@@ -7,7 +7,7 @@ import { planCheckpoint, readCommentPlan, type PlannedPost } from './checkpoint.
 import { composePost } from './compose.ts';
 import { didOf, POST_COLLECTION, rkeyOf } from './info.ts';
 import { repoContext } from './publish.ts';
-import { createPost, readPost, type RepoContext, type StrongRef } from './records.ts';
+import { createPost, isOurs, KEY_TAKEN, readPost, type RepoContext, type StrongRef } from './records.ts';
 import { langsOf } from './thread.ts';
 import type { TidSource } from './tid.ts';
 
@@ -28,7 +28,8 @@ async function find(deps: AdapterDeps, request: CommentRequest): Promise<FindCom
   const ctx = repoContext(deps, request);
   const back = await readPost(ctx, ctx.repo, planned.rkey);
   if (!back.ok) return back;
-  if (!back.found) return { ok: true, found: false };
+  // Absent, or another post under the same key (send then chooses a new one).
+  if (!back.found || !isOurs(back.value, request.content)) return { ok: true, found: false };
   await request.saveCheckpoint(planCheckpoint([{ rkey: planned.rkey, ref: back.ref }]));
   return { ok: true, found: true, platformCommentId: back.ref.uri };
 }
@@ -46,9 +47,14 @@ async function send(deps: AdapterDeps, tids: TidSource, request: CommentRequest)
     { text: request.content, media: [], ...(langs ? { langs } : {}), reply: { root: root.ref, parent: root.ref }, where: '' },
   );
   if (!composed.ok) return composed;
-  const planned: PlannedPost = readCommentPlan(request.checkpoint) ?? { rkey: tids.next() };
+  let planned: PlannedPost = readCommentPlan(request.checkpoint) ?? { rkey: tids.next() };
   await request.saveCheckpoint(planCheckpoint([planned]));
-  const created = await createPost(ctx, planned.rkey, composed.record, 'Bluesky refused the first comment');
+  let created = await createPost(ctx, planned.rkey, composed.record, 'Bluesky refused the first comment');
+  if (!created.ok && created.platformCode === KEY_TAKEN) {
+    planned = { rkey: tids.next() };
+    await request.saveCheckpoint(planCheckpoint([planned]));
+    created = await createPost(ctx, planned.rkey, composed.record, 'Bluesky refused the first comment');
+  }
   if (!created.ok) return created;
   await request.saveCheckpoint(planCheckpoint([{ rkey: planned.rkey, ref: created.ref }]));
   return { ok: true as const, platformCommentId: created.ref.uri };

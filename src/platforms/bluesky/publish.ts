@@ -8,8 +8,8 @@ import { serverOf } from './client.ts';
 import { composePost } from './compose.ts';
 import { planCheckpoint, readPlan, type PlannedPost } from './checkpoint.ts';
 import { postUrl } from './info.ts';
-import { createPost, readPost, type RepoContext } from './records.ts';
-import { chainOf, langsOf } from './thread.ts';
+import { createPost, isOurs, KEY_TAKEN, readPost, type RepoContext } from './records.ts';
+import { chainOf, langsOf, type ChainItem } from './thread.ts';
 import type { TidSource } from './tid.ts';
 
 export function where(index: number): string {
@@ -26,16 +26,27 @@ export function repoContext(deps: AdapterDeps, request: Pick<PublishRequest, 'ac
   };
 }
 
-/** Reads back planned posts the checkpoint has no confirmation of; stops at the first absent one. */
-export async function confirmPlanned(ctx: RepoContext, plan: PlannedPost[]): Promise<{ ok: true; changed: boolean } | PlatformFailure> {
+/**
+ * Reads back planned posts the checkpoint has no confirmation of, and stops at the first that is not
+ * there. A key that holds a different text is another post's (two posts drew the same TID): the plan
+ * forgets it, so a new key is chosen.
+ */
+export async function confirmPlanned(ctx: RepoContext, plan: PlannedPost[], chain: ChainItem[]): Promise<{ ok: true; changed: boolean } | PlatformFailure> {
   let changed = false;
-  for (const p of plan) {
+  for (const [i, p] of plan.entries()) {
     if (p.ref) continue;
     const back = await readPost(ctx, ctx.repo, p.rkey);
     if (!back.ok) return back;
-    if (!back.found) return { ok: true, changed };
-    p.ref = back.ref;
-    changed = true;
+    if (back.found && isOurs(back.value, chain[i]?.text ?? '')) {
+      p.ref = back.ref;
+      changed = true;
+      continue;
+    }
+    if (back.found) {
+      plan.length = i;
+      changed = true;
+    }
+    return { ok: true, changed };
   }
   return { ok: true, changed };
 }
@@ -46,7 +57,7 @@ export async function publishChain(deps: AdapterDeps, tids: TidSource, request: 
   const plan = readPlan(request.checkpoint).slice(0, chain.length);
   const save = () => request.saveCheckpoint(planCheckpoint(plan));
 
-  const confirmed = await confirmPlanned(ctx, plan);
+  const confirmed = await confirmPlanned(ctx, plan, chain);
   if (!confirmed.ok) return confirmed;
   if (confirmed.changed) await save();
 
@@ -63,10 +74,17 @@ export async function publishChain(deps: AdapterDeps, tids: TidSource, request: 
     if (!composed.ok) return composed;
 
     // The key is chosen, and saved, before the irreversible step; an earlier attempt's key is kept.
-    const planned: PlannedPost = plan[i] ?? { rkey: tids.next() };
+    const label = `Bluesky refused ${i === 0 ? 'the post' : `reply ${i} of the thread`}`;
+    let planned: PlannedPost = plan[i] ?? { rkey: tids.next() };
     plan[i] = planned;
     await save();
-    const created = await createPost(ctx, planned.rkey, composed.record, `Bluesky refused ${i === 0 ? 'the post' : `reply ${i} of the thread`}`);
+    let created = await createPost(ctx, planned.rkey, composed.record, label);
+    if (!created.ok && created.platformCode === KEY_TAKEN) {
+      planned = { rkey: tids.next() };
+      plan[i] = planned;
+      await save();
+      created = await createPost(ctx, planned.rkey, composed.record, label);
+    }
     if (!created.ok) return created;
     planned.ref = created.ref;
     await save();

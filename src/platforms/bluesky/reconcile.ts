@@ -14,7 +14,7 @@ export async function reconcileChain(deps: AdapterDeps, request: PublishRequest)
   const plan = readPlan(request.checkpoint).slice(0, chain.length);
   // No key saved: no create was ever sent (the key is saved before every create).
   if (plan.length === 0) return { ok: true, found: false };
-  const confirmed = await confirmPlanned(repoContext(deps, request), plan);
+  const confirmed = await confirmPlanned(repoContext(deps, request), plan, chain);
   if (!confirmed.ok) return confirmed;
   if (confirmed.changed) await request.saveCheckpoint(planCheckpoint(plan));
   const done = plan.length === chain.length && plan.every((p) => p.ref);

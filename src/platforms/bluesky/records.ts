@@ -52,6 +52,14 @@ export async function readPost(ctx: Pick<RepoContext, 'deps' | 'server' | 'signa
  * under the same key); absent → platform_unavailable, safe to retry with the same key; the read itself
  * failing → outcome_unknown, for reconcile to settle later.
  */
+/** The platformCode of a key that holds another post (two posts drew the same TID): choose another key. */
+export const KEY_TAKEN = 'RecordKeyTaken';
+
+/** Whether a record read back is the one Herald wrote under that key (same text), not another post's. */
+export function isOurs(value: Record<string, unknown>, text: string): boolean {
+  return value.text === text;
+}
+
 export async function createPost(ctx: RepoContext, rkey: string, record: Record<string, unknown>, label: string): Promise<{ ok: true; ref: StrongRef } | PlatformFailure> {
   const res = await xrpc(ctx.deps, {
     server: ctx.server,
@@ -75,7 +83,10 @@ export async function createPost(ctx: RepoContext, rkey: string, record: Record<
   const why = res.sent === true ? `HTTP ${res.status}` : res.error;
   const back = await readPost(ctx, ctx.repo, rkey);
   if (!back.ok) return failure('outcome_unknown', `${label}: ${why}, and reading the post back failed (${back.message})`);
-  if (back.found) return { ok: true, ref: back.ref };
+  if (back.found) {
+    if (isOurs(back.value, String(record.text ?? ''))) return { ok: true, ref: back.ref };
+    return failure('platform_unavailable', `${label}: the record key ${rkey} holds another post`, { platformCode: KEY_TAKEN });
+  }
   const answered = res.sent === true ? failureOf(ctx.deps, res, label) : undefined;
   return failure('platform_unavailable', `${label}: ${why}; the post is not there, so it will be sent again under the same key`, {
     ...(answered?.platformCode ? { platformCode: answered.platformCode } : {}),
