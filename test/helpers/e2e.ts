@@ -10,7 +10,7 @@ import { startHerald, type HttpResult, type StartOptions, type TestHerald } from
 export interface World {
   server: EmulatorServer;
   h: TestHerald;
-  emu(name: 'twitter' | 'meta' | 'threads' | 'tiktok'): Emulator;
+  emu(name: 'twitter' | 'meta' | 'threads' | 'tiktok' | 'bluesky'): Emulator;
   media(file: 'sample.jpg' | 'sample.png' | 'sample.mp4'): string;
   close(): Promise<void>;
 }
