@@ -33,7 +33,8 @@ export function rateLimitReset(headers: Headers, now: number): { retryAt: number
     const at = reset > 1e9 ? reset * 1000 : now + reset * 1000;
     if (at > now) return { retryAt: at, daily };
   }
-  const after = Number(headers.get('retry-after'));
+  const afterHeader = headers.get('retry-after');
+  const after = afterHeader === null || afterHeader.trim() === '' ? NaN : Number(afterHeader);
   if (Number.isFinite(after) && after >= 0) return { retryAt: now + after * 1000, daily };
   return { retryAt: now + RATE_LIMIT_FALLBACK_MS, daily };
 }
