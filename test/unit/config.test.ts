@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig } from '../../src/config.ts';
+import { PLATFORM_DESCRIPTORS } from '../../src/platforms/registry.ts';
 
 const key = Buffer.alloc(32, 7).toString('base64');
 
@@ -17,7 +18,12 @@ test('defaults: embedded database, sandbox on, loopback', () => {
   assert.equal(c.rateLimitPerMinute, 600);
   assert.equal(c.allowPrivateNetworks, false);
   assert.deepEqual(c.webhookRetrySchedule, [5, 30, 120, 600, 1800, 3600, 10800, 21600, 43200, 86400]);
-  assert.deepEqual(Object.values(c.platforms), [null, null, null, null, null]);
+  // Platforms that need app credentials have none; those that need none (app passwords) keep their defaults,
+  // not set explicitly, so the sandbox serves them.
+  for (const d of PLATFORM_DESCRIPTORS) {
+    if (d.app.credentials) assert.equal(c.platforms[d.name], null, d.name);
+    else assert.equal(c.platforms[d.name]?.explicit, false, d.name);
+  }
 });
 
 test('listening on every interface still gives a usable public URL', () => {
