@@ -1,6 +1,7 @@
 // The registry: the list of platform descriptors. Every other part of Herald learns about platforms
 // from here (names, settings, rules, adapters, emulators), so adding a platform is one line below.
 import type { AdapterDeps } from './deps.ts';
+import { bluesky } from './bluesky/index.ts';
 import type { PlatformDescriptor } from './descriptor.ts';
 import { facebook } from './facebook/index.ts';
 import { instagram } from './instagram/index.ts';
@@ -13,7 +14,7 @@ import { twitter } from './twitter/index.ts';
 import type { PlatformAdapter } from './types.ts';
 import { youtube } from './youtube/index.ts';
 
-const DESCRIPTORS = [instagram, facebook, threads, tiktok, twitter, linkedin, youtube, pinterest, mastodon] as const;
+const DESCRIPTORS = [instagram, facebook, threads, tiktok, twitter, linkedin, youtube, bluesky, pinterest, mastodon] as const;
 
 export type Platform = (typeof DESCRIPTORS)[number]['name'];
 

@@ -15,6 +15,8 @@ interface Recipe {
   consent?: Record<string, string>;
   /** For platforms on servers the user names: the emulator root to connect on. */
   instance?: boolean;
+  /** For platforms that connect with an app password: the handle to sign in as (the emulator makes it). */
+  handle?: string;
   /** The target's platformSpecificData, given the connected account and its emulator. */
   settings?(accountId: string, emu: Emulator): Record<string, unknown>;
   /** The ledger entries of this post (some platforms keep the text elsewhere than `text`). */
@@ -33,6 +35,7 @@ const RECIPES: Record<string, Recipe> = {
     settings: (accountId, emu) => ({ boardId: (emu as any).store.users.get(accountId).boards[0].id, title: 'Everywhere' }),
   },
   mastodon: { instance: true },
+  bluesky: { handle: 'fanout.bsky.test' },
 };
 
 const connected = new Map<Platform, string>();
@@ -49,8 +52,14 @@ test('every registered platform has a fan-out recipe', () => {
 test('one post, every platform at once: each publishes exactly once', async () => {
   for (const p of PLATFORMS) {
     const recipe = RECIPES[p]!;
-    const instance = recipe.instance ? w.server.rootOf(descriptorOf(p).sandbox.mount) : undefined;
-    connected.set(p, (await connectAccount(w.h, p, recipe.consent ?? { sandbox_user: `fanout-${p}` }, undefined, instance)).accountId);
+    const root = w.server.rootOf(descriptorOf(p).sandbox.mount);
+    if (recipe.handle) {
+      const res = await w.h.request('POST', `/v1/connect/${p}`, { body: { identifier: recipe.handle, appPassword: 'abcd-efgh-ijkl-mnop', service: root } });
+      assert.equal(res.status, 200, res.text);
+      connected.set(p, res.body.accountId);
+      continue;
+    }
+    connected.set(p, (await connectAccount(w.h, p, recipe.consent ?? { sandbox_user: `fanout-${p}` }, undefined, recipe.instance ? root : undefined)).accountId);
   }
   const content = `everywhere at once ${Date.now()}`;
   const emuOf = (p: Platform) => w.emu(descriptorOf(p).sandbox.mount);

@@ -21,7 +21,7 @@ export function connectRoutes(connect: ConnectService) {
         schema: {
           tags: ['accounts'],
           summary: 'Start connecting an account: returns the URL to send the user to.',
-          description: 'Platforms whose accounts live on a server the user names need `instance`. Platforms that connect with an app password (bluesky) answer 400 APP_PASSWORD_REQUIRED: use POST.',
+          description: 'Platforms whose accounts live on a server the user names need `instance`. Platforms that connect with an app password answer 400 APP_PASSWORD_REQUIRED: use POST.',
           security,
           params: Params,
           querystring: Type.Object(
@@ -46,7 +46,7 @@ export function connectRoutes(connect: ConnectService) {
         schema: {
           tags: ['accounts'],
           summary: 'Finish connecting: exchange the code from the callback (or send an app password); connects every account of the grant.',
-          description: 'OAuth platforms take `code` (with `state` or `redirect_url`). App-password platforms (bluesky) take `identifier`, `appPassword` and optionally `service` (the server, default the configured one).',
+          description: 'OAuth platforms take `code` (with `state` or `redirect_url`). App-password platforms take `identifier`, `appPassword` and optionally `service` (the server, default the configured one).',
           security,
           params: Params,
           body: Type.Object(
