@@ -1,6 +1,7 @@
 // The composition root: builds every dependency once from the validated configuration and wires them.
 // Nothing below reads the environment; tests build a runtime with their own config and clock.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -28,6 +29,15 @@ import { createPgBossQueue } from './jobs/pgboss-queue.ts';
 import { queuePolicies, type JobQueue } from './jobs/queue.ts';
 import { createTableQueue } from './jobs/table-queue.ts';
 import { createMediaFetcher } from './net/media-fetcher.ts';
+import { createDiskStore } from './media/disk-store.ts';
+import { createMediaDal } from './media/media-dal.ts';
+import { createMediaService, type MediaService } from './media/media-service.ts';
+import { createProber } from './media/probe.ts';
+import { createPublicFiles } from './media/public-files.ts';
+import { createS3Store } from './media/s3-store.ts';
+import type { MediaStore } from './media/store.ts';
+import { mediaRoutes } from './http/routes/media.ts';
+import { publicMediaRoutes } from './http/routes/media-public.ts';
 import { createOutboundClient } from './net/outbound.ts';
 import { createServerFetch } from './net/server-fetch.ts';
 import { checkOutboundUrl, resolvesToPublic } from './net/address.ts';
@@ -103,6 +113,9 @@ export interface Runtime {
   adapters: PlatformRegistry;
   box: SecretBox;
   credentials: CredentialsService;
+  /** The media library (uploads, the public URL, retention). */
+  media: MediaService;
+  mediaStore: MediaStore;
   /** The built-in emulators when the sandbox is on. */
   emulators: Emulator[];
   /** Where the API listens once started. */
@@ -192,11 +205,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const sandboxOrigins = () => (config.sandbox ? [new URL(listeningUrl).origin, new URL(publicUrl()).origin] : []);
   const outbound = createOutboundClient({ allowPrivateNetworks: config.allowPrivateNetworks, userAgent: 'Herald (+https://github.com/herald)' });
   const trustedOutbound = createOutboundClient({ allowPrivateNetworks: true, userAgent: 'Herald' });
-  const media = createMediaFetcher(outbound, {
+  const mediaFetcher = createMediaFetcher(outbound, {
     timeoutMs: 60_000,
     // The sandbox's own sample files live on loopback; they are the one private origin media may use.
     trusted: config.sandbox ? { origins: sandboxOrigins, client: trustedOutbound } : undefined,
   });
+  const mediaStore = openMediaStore(config);
+  const mediaDal = createMediaDal({ db: db.kysely });
+  const prober = createProber({ ffprobePath: config.media.ffprobePath, timeoutMs: 60_000, maxImagePixels: 268_402_689 });
   const timing = options.timing ?? { pollIntervalMs: 2_000, maxProcessingMs: 10 * 60_000 };
   const serverFetch = createServerFetch({ allowPrivateNetworks: config.allowPrivateNetworks, trustedOrigins: sandboxOrigins });
   const adapters = createPlatformRegistry((platform) => ({
@@ -210,7 +226,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       fetch: serverFetch.fetch,
       onCall: (call) => metrics.platformCalls.observe({ platform, status: String(call.status) }, call.durationMs / 1000),
     }),
-    media,
+    media: mediaFetcher,
     clock,
     timing,
   }));
@@ -317,6 +333,33 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     publishWaitMs: config.publishWaitMs,
   });
 
+  const media = createMediaService({
+    write: db.write,
+    dialect: db.dialect,
+    clock,
+    log,
+    dal: mediaDal,
+    store: mediaStore,
+    prober,
+    idempotency,
+    publicBase: publicUrl,
+    openUrl: (url) => {
+      let origin: string | null = null;
+      try {
+        origin = new URL(url).origin;
+      } catch {
+        origin = null;
+      }
+      // The sandbox's own sample files live on loopback, like the media fetcher's trusted origin.
+      const via = origin !== null && sandboxOrigins().includes(origin) ? trustedOutbound : outbound;
+      return via.open({ method: 'GET', url, timeoutMs: config.media.importTimeoutMs, maxRedirects: 3 });
+    },
+    maxBytes: config.media.maxBytes,
+    quotaBytes: config.media.quotaBytes,
+    retentionDays: config.media.retentionDays,
+    importTimeoutMs: config.media.importTimeoutMs,
+  });
+
   const bulk = createBulkService({ clock, posts, idempotency, publisher: engine, queue });
   const unpublish = createUnpublishService({ write: db.write, clock, posts: postsDal, accounts: accountsDal, credentials, adapters, outbox });
   const retry = createRetryService({ write: db.write, clock, posts: postsDal, queue, engine, publishWaitMs: config.publishWaitMs, get: posts.get });
@@ -376,8 +419,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       connectRoutes(connect),
       accountsRoutes(accounts),
       webhooksRoutes({ settings: webhookSettings, delivery: webhooks, reader: deliveriesReader }),
+      mediaRoutes({ media, maxBytes: config.media.maxBytes }),
     ],
-    publicPlugins: emulators.length > 0 ? [{ prefix: '/sandbox', plugin: sandboxPlugin(emulators) }] : [],
+    publicPlugins: [
+      { prefix: '/media', plugin: publicMediaRoutes(createPublicFiles({ dal: mediaDal, store: mediaStore })) },
+      ...(emulators.length > 0 ? [{ prefix: '/sandbox', plugin: sandboxPlugin(emulators) }] : []),
+    ],
   });
 
   if (runWorkers) {
@@ -395,6 +442,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       // Both limiters share one table on PostgreSQL; one purge covers them.
       ['rate-limit purge', () => keyLimiter.purgeExpired()],
       ['webhook retention purge', () => webhooks.purge()],
+      ['media retention purge', () => media.purgeUnused()],
     ];
     for (const [what, run] of parts) await run().catch((err: unknown) => log.error({ err }, `${what} failed`));
   };
@@ -419,6 +467,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     adapters,
     box,
     credentials,
+    media,
+    mediaStore,
     maintenance,
     emulators,
     url: () => listeningUrl,
@@ -456,6 +506,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
         ['publishing', () => engine.drain(10_000)],
         ['queue', () => queue.stop()],
         ['outbound', () => Promise.all([outbound.close(), trustedOutbound.close(), serverFetch.close()])],
+        ['media store', async () => {
+          if (mediaStore.kind === 's3') (mediaStore as ReturnType<typeof createS3Store>).close();
+        }],
         ['database', () => db.close()],
       ];
       for (const [what, step] of steps) {
@@ -463,6 +516,23 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       }
     },
   };
+}
+
+/** The media store the configuration names (API.md section 10). */
+function openMediaStore(config: Config): MediaStore {
+  const s = config.media.store;
+  if (s.kind === 'disk') {
+    mkdirSync(s.root, { recursive: true, mode: 0o700 });
+    return createDiskStore({ root: s.root });
+  }
+  return createS3Store({
+    bucket: s.bucket,
+    region: s.region,
+    ...(s.endpoint ? { endpoint: s.endpoint } : {}),
+    ...(s.accessKeyId && s.secretAccessKey ? { credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey } } : {}),
+    forcePathStyle: s.forcePathStyle,
+    tmpDir: tmpdir(),
+  });
 }
 
 /**
