@@ -33,9 +33,11 @@ import { createDiskStore } from './media/disk-store.ts';
 import { createMediaDal } from './media/media-dal.ts';
 import { createMediaService, type MediaService } from './media/media-service.ts';
 import { createProber } from './media/probe.ts';
+import { originalPath } from './media/present.ts';
 import { createPublicFiles } from './media/public-files.ts';
 import { createS3Store } from './media/s3-store.ts';
 import type { MediaStore } from './media/store.ts';
+import type { MediaRow } from './db/schema.ts';
 import { mediaRoutes } from './http/routes/media.ts';
 import { publicMediaRoutes } from './http/routes/media-public.ts';
 import { createOutboundClient } from './net/outbound.ts';
@@ -307,6 +309,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const postsDal = createPostsDal({ db: db.kysely, dialect: db.dialect });
   const validators = Object.fromEntries(PLATFORM_DESCRIPTORS.map((d) => [d.name, d.validate])) as Validators;
   const postingQueue = createQueueService({ dal: createQueueDal({ db: db.kysely }), write: db.write, clock });
+  const libraryReader = { getMany: mediaDal.getMany, urlOf: (row: MediaRow) => `${publicUrl()}${originalPath(row)}` };
   const posts = createPostsService({
     write: db.write,
     clock,
@@ -319,6 +322,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     publisher: engine,
     publishWaitMs: config.publishWaitMs,
     slots: postingQueue,
+    library: libraryReader,
+    mediaUses: mediaDal,
   });
   const updates = createUpdateService({
     write: db.write,
@@ -331,6 +336,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     slots: postingQueue,
     publisher: engine,
     publishWaitMs: config.publishWaitMs,
+    mediaUses: mediaDal,
   });
 
   const media = createMediaService({
@@ -413,7 +419,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     trustProxyHops: config.trustProxyHops,
     v1Plugins: [
       postsRoutes({ posts }),
-      postsBulkRoutes({ validate: createValidateService({ clock, accounts: accountsDal, validators }), bulk }),
+      postsBulkRoutes({ validate: createValidateService({ clock, accounts: accountsDal, validators, library: libraryReader }), bulk }),
       postChangesRoutes({ updates, retry, edit, unpublish }),
       queueRoutes(postingQueue),
       connectRoutes(connect),

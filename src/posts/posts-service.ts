@@ -12,7 +12,9 @@ import type { JobQueue } from '../jobs/queue.ts';
 import { postDeleted } from '../events/catalog.ts';
 import type { QueueService } from '../queue/queue-service.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
+import type { MediaDal } from '../media/media-dal.ts';
 import { checkPublishable, compose, type Validators } from './compose.ts';
+import { libraryIdsOf, resolveLibraryMedia, type LibraryReader, type LibraryRows } from './library-media.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { PostsDal } from './posts-dal.ts';
 import { presentPost } from './present.ts';
@@ -46,6 +48,16 @@ export interface PostsServiceDeps {
   publishWaitMs: number;
   /** The posting queue: the slot a queued post takes. */
   slots: Pick<QueueService, 'takeSlot' | 'timezoneOf'>;
+  /** The media library: library items resolved at create, and which posts use which media. */
+  library: LibraryReader;
+  mediaUses: Pick<MediaDal, 'setUses'>;
+}
+
+/** A create body after every check: library media resolved (type and URL filled in), with the rows it names. */
+export interface Checked {
+  plan: CreatePlan;
+  body: CreatePostInput;
+  library: LibraryRows;
 }
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -53,7 +65,7 @@ const DAY_MS = 24 * 60 * 60_000;
 const SLOT_RACE_TRIES = 5;
 
 export function createPostsService(deps: PostsServiceDeps) {
-  const { write, clock, posts, accounts, outbox, queue, idempotency, validators, publisher, slots } = deps;
+  const { write, clock, posts, accounts, outbox, queue, idempotency, validators, publisher, slots, library, mediaUses } = deps;
 
   async function getOut(apiKeyId: string, postId: string): Promise<PostOut> {
     const found = await posts.get(apiKeyId, postId);
@@ -61,19 +73,23 @@ export function createPostsService(deps: PostsServiceDeps) {
     return presentPost(found.post, found.targets);
   }
 
-  /** The checks past the mode (shape B errors): targets, accounts, platform rules. */
-  async function checkWith(apiKeyId: string, body: CreatePostInput, plan: CreatePlan): Promise<void> {
+  /** The checks past the mode (shape B errors): library media, targets, accounts, platform rules. */
+  async function checkWith(apiKeyId: string, input: CreatePostInput, plan: CreatePlan): Promise<Checked> {
+    const resolved = await resolveLibraryMedia(apiKeyId, input, library);
+    if (resolved.problems[0]) throw resolved.problems[0];
+    const { body, rows } = resolved;
     const targets = resolveTargets(body, plan.mode);
-    checkPublishable(targets, await accounts.findForTargets(apiKeyId, targets), validators);
+    checkPublishable(targets, await accounts.findForTargets(apiKeyId, targets), validators, rows);
+    return { plan, body, library: rows };
   }
 
-  /** Every create-time check of a body (shape B errors): mode, targets, accounts, platform rules. */
-  async function check(apiKeyId: string, body: CreatePostInput, now: number): Promise<CreatePlan> {
-    const plan = resolveMode(body, now);
-    await checkWith(apiKeyId, body, plan);
+  /** Every create-time check of a body (shape B errors): mode, library media, targets, accounts, platform rules. */
+  async function check(apiKeyId: string, input: CreatePostInput, now: number): Promise<Checked> {
+    const plan = resolveMode(input, now);
+    const checked = await checkWith(apiKeyId, input, plan);
     // A queued post without its own time zone is read in the queue's.
-    if (plan.mode === 'queue' && body.timezone === undefined) plan.timezone = (await slots.timezoneOf(apiKeyId)) ?? plan.timezone;
-    return plan;
+    if (plan.mode === 'queue' && input.timezone === undefined) plan.timezone = (await slots.timezoneOf(apiKeyId)) ?? plan.timezone;
+    return checked;
   }
 
   /**
@@ -90,6 +106,8 @@ export function createPostsService(deps: PostsServiceDeps) {
           // transaction, so a repeat is answered from the moment the post exists (one write less, too).
           const answer = plan.mode === 'now' ? null : presentPost(c.post as never, c.targets);
           await posts.insert(trx, c.post, c.targets as NewTarget[]);
+          const used = libraryIdsOf(body);
+          if (used.length > 0) await mediaUses.setUses(trx, c.post.id as string, used, now);
           if (claim && answer) await idempotency.attachAnswer(trx, claim, c.post.id as string, 201, JSON.stringify(answer));
           else if (claim) await idempotency.attachResource(trx, claim, c.post.id as string);
           await queue.enqueue(trx, c.jobs);
@@ -114,9 +132,9 @@ export function createPostsService(deps: PostsServiceDeps) {
      * transaction, so a crash after the insert is answered with this post, not a second one; if another
      * request has taken the key over meanwhile, nothing is created.
      */
-    async create(apiKeyId: string, body: CreatePostInput, idempotencyClaim?: ClaimRef): Promise<PostOut> {
+    async create(apiKeyId: string, input: CreatePostInput, idempotencyClaim?: ClaimRef): Promise<PostOut> {
       const now = clock.now();
-      const plan = await check(apiKeyId, body, now);
+      const { plan, body } = await check(apiKeyId, input, now);
       const { composed, answer } = await store(apiKeyId, body, plan, now, idempotencyClaim);
       if (idempotencyClaim && answer) idempotencyClaim.answered = true;
       queue.nudge();
@@ -162,6 +180,7 @@ export function createPostsService(deps: PostsServiceDeps) {
           throw errors.conflict(`post ${postId} is being published right now; delete it once its targets are final`);
         }
         await posts.delete(trx, postId);
+        await mediaUses.setUses(trx, postId, [], clock.now());
         await outbox.record(trx, apiKeyId, [postDeleted(postId)]);
       });
       return { id: postId, deleted: true };

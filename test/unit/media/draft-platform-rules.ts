@@ -1,8 +1,14 @@
-// The draft media rules of the ten platforms, as a test fixture. They are NOT production data: each
+// The media rules of the ten platforms, as a test fixture: the first five are the platforms' own
+// (src/platforms/<name>/media-rules.ts); the drafts of the other five follow. The drafts are NOT production data: each
 // platform folder will own its rules (src/platforms/<name>/), and src/media/RULES-DRAFT.md lists the
 // same values with their sources and what is unconfirmed, for the integrator to move there.
 // `§n.m` is the section of shared/platforms.md a value comes from.
 import type { MediaRules } from '../../../src/media/rules.ts';
+import { FACEBOOK_MEDIA_RULES } from '../../../src/platforms/facebook/media-rules.ts';
+import { INSTAGRAM_MEDIA_RULES } from '../../../src/platforms/instagram/media-rules.ts';
+import { THREADS_MEDIA_RULES } from '../../../src/platforms/threads/media-rules.ts';
+import { TIKTOK_MEDIA_RULES } from '../../../src/platforms/tiktok/media-rules.ts';
+import { TWITTER_MEDIA_RULES } from '../../../src/platforms/twitter/media-rules.ts';
 
 const MB = 1_000_000;
 const MiB = 1024 * 1024;
@@ -12,78 +18,11 @@ const MIN = 60 * S;
 export type DraftPlatform = 'twitter' | 'facebook' | 'instagram' | 'threads' | 'tiktok' | 'linkedin' | 'youtube' | 'pinterest' | 'bluesky' | 'mastodon';
 
 export const DRAFT_RULES: Record<DraftPlatform, MediaRules> = {
-  twitter: {
-    platform: 'X',
-    image: {
-      formats: ['jpeg', 'png', 'gif', 'webp'], // §1.7
-      maxBytes: 5 * MiB, // §1.7 "≤ 5 MB"; src/platforms/twitter/info.ts IMAGE_MAX_BYTES
-      animated: { maxBytes: 15 * MiB, maxFrames: 350, maxWidth: 1280, maxHeight: 1080 }, // §1.7 GIF
-      renditionLongestSide: 4096, // unconfirmed (X displays up to 4096 px)
-    },
-    video: {
-      containers: ['mp4', 'quicktime'], // §1.5 media_type
-      maxBytes: 512 * MiB, // §1.7; info.ts VIDEO_MAX_BYTES
-      minDurationMs: 0.5 * S, maxDurationMs: 140 * S, // §1.7
-      maxFrameRate: 60, // §1.7
-      minWidth: 32, minHeight: 32, maxWidth: 1280, maxHeight: 1024, // §1.7 (v1.1-era numbers; see RULES-DRAFT.md)
-      aspectRatio: { min: { width: 1, height: 3 }, max: { width: 3, height: 1 } }, // §1.7
-      videoCodecs: ['h264'], audioCodecs: ['aac'], // §1.7 "H.264 + AAC-LC"
-    },
-  },
-  facebook: {
-    platform: 'Facebook',
-    image: { formats: ['jpeg', 'png'], maxBytes: 4 * MB }, // §2.4 "keep ≤ 4 MB, JPEG/PNG"
-    video: { containers: ['mp4', 'quicktime'] }, // §2.3 feed videos: no limits stated (Reels: RULES-DRAFT.md)
-  },
-  instagram: {
-    platform: 'Instagram',
-    image: {
-      formats: ['jpeg'], // §3.4 "JPEG officially"
-      maxBytes: 8 * MB, // §3.4
-      aspectRatio: { min: { width: 4, height: 5 }, max: { width: 1.91, height: 1 } }, // §3.4
-      renditionLongestSide: 1440, // §3.4 "width 320–1440 px (scaled)"; API.md §10
-    },
-    video: {
-      containers: ['mp4', 'quicktime'], // §3.4 Reels "MOV/MP4"
-      maxBytes: 300 * MB, // §3.4 older docs (1 GB unconfirmed)
-      minDurationMs: 3 * S, maxDurationMs: 15 * MIN, // §3.4
-      minFrameRate: 23, maxFrameRate: 60, // §3.4
-      maxWidth: 1920, // §3.4
-      videoCodecs: ['h264', 'hevc'], audioCodecs: ['aac'], // §3.4
-    },
-  },
-  threads: {
-    platform: 'Threads',
-    image: {
-      formats: ['jpeg', 'png'], // §4.4
-      maxBytes: 8 * MB, // §4.4
-      aspectRatio: { min: { width: 1, height: 10 }, max: { width: 10, height: 1 } }, // §4.4 "aspect ≤ 10:1" (read both ways)
-      renditionLongestSide: 1440, // §4.4 "width 320–1440 (scaled)"
-    },
-    video: {
-      containers: ['mp4', 'quicktime'], // §4.4
-      maxBytes: 1000 * MB, // §4.4 "≤ 1 GB" (unconfirmed)
-      maxDurationMs: 5 * MIN, // §4.4
-      minFrameRate: 23, maxFrameRate: 60, maxWidth: 1920, // §4.4
-      videoCodecs: ['h264', 'hevc'], audioCodecs: ['aac'], // §4.4
-    },
-  },
-  tiktok: {
-    platform: 'TikTok',
-    image: {
-      formats: ['jpeg', 'webp'], // §5.6 "JPEG/WEBP (PNG rejected)"
-      maxBytes: 20 * MB, // §5.6
-      maxLongestSide: 1920, maxPixels: 1920 * 1080, // §5.6 "≤ 1080p" (read as 1920×1080 either way; unconfirmed)
-    },
-    video: {
-      containers: ['mp4', 'quicktime'], // §5.9 (WebM too, which Herald does not accept)
-      maxBytes: 4000 * MB, // §5.9 "≤ 4 GB" (the stricter, decimal reading)
-      minDurationMs: 3 * S, maxDurationMs: 10 * MIN, // §5.9 (the creator's max_video_post_duration_sec may be lower)
-      minFrameRate: 23, maxFrameRate: 60, // §5.9
-      minWidth: 360, minHeight: 360, maxWidth: 4096, maxHeight: 4096, // §5.9 "360–4096 px each side"
-      videoCodecs: ['h264', 'hevc', 'vp8', 'vp9'], // §5.9 (unconfirmed list)
-    },
-  },
+  twitter: TWITTER_MEDIA_RULES,
+  facebook: FACEBOOK_MEDIA_RULES,
+  instagram: INSTAGRAM_MEDIA_RULES,
+  threads: THREADS_MEDIA_RULES,
+  tiktok: TIKTOK_MEDIA_RULES,
   linkedin: {
     platform: 'LinkedIn',
     image: {
