@@ -35,6 +35,7 @@ import { createMediaService, type MediaService } from './media/media-service.ts'
 import { createProber } from './media/probe.ts';
 import { originalPath } from './media/present.ts';
 import { createPublicFiles } from './media/public-files.ts';
+import { createMediaPreparer } from './media/publish-media.ts';
 import { createS3Store } from './media/s3-store.ts';
 import type { MediaStore } from './media/store.ts';
 import type { MediaRow } from './db/schema.ts';
@@ -179,7 +180,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   // URLs depend on where Herald listens, so they are read when used, not fixed here.
   let listeningUrl = `http://127.0.0.1:${config.port}`;
   const publicUrl = () => (config.publicUrlIsDefault ? listeningUrl : config.publicUrl);
-  const emulators = config.sandbox && serveApi ? createEmulators() : [];
+  // The emulators download Herald's own media from where Herald is reached, as the platforms would.
+  const emulators = config.sandbox && serveApi ? createEmulators({ mediaOrigins: () => sandboxOrigins() }) : [];
   const appConfig = (platform: Platform): PlatformAppConfig => {
     const real = config.platforms[platform];
     const { app, sandbox } = descriptorOf(platform);
@@ -261,6 +263,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     metrics,
     policy: options.retryPolicy ?? DEFAULT_RETRY_POLICY,
     leaseMs,
+    media: createMediaPreparer({
+      dal: mediaDal,
+      store: mediaStore,
+      write: db.write,
+      clock,
+      log,
+      publicBase: publicUrl,
+      presignSeconds: config.media.store.kind === 's3' ? config.media.store.urlTtlSeconds : 0,
+    }),
   });
 
   const comments = createCommentRunner({

@@ -16,9 +16,12 @@ export interface World {
 }
 
 export async function startWorld(options: StartOptions & { emulatorList?: Emulator[] } = {}): Promise<World> {
-  const emulators = options.emulatorList ?? createEmulators({ processingMs: 30 });
+  // The emulators download media from the Herald under test (its public media URLs), as platforms do.
+  const mediaOrigins: string[] = [];
+  const emulators = options.emulatorList ?? createEmulators({ processingMs: 30, mediaOrigins: () => mediaOrigins });
   const server = await startEmulatorServer(emulators);
   const h = await startHerald({ emulators: server, ...options });
+  mediaOrigins.push(new URL(h.url).origin);
   return {
     server,
     h,

@@ -1,6 +1,7 @@
 // Everything the Meta emulator remembers: sandbox users with their Pages and linked Instagram accounts,
 // and the objects Graph would hold (posts, photos, videos, stories, IG containers, IG media, comments).
 import { createHash } from 'node:crypto';
+import type { PulledMedia } from '../kit/pull.ts';
 
 export interface IgAccount {
   id: string;
@@ -46,6 +47,8 @@ export interface FbPhoto {
   /** An unpublished photo can be attached to one post or story. */
   used: boolean;
   postId?: string;
+  /** alt_text_custom, when the upload gave one. */
+  altText?: string;
   createdAt: number;
 }
 
@@ -90,6 +93,9 @@ export interface IgContainer {
   /** Why processing fails (the `status` text of an ERROR container). */
   error?: string;
   mediaId?: string;
+  altText?: string;
+  /** What Meta downloaded from the URL (only URLs of the sandbox's media origins are downloaded). */
+  pulled?: PulledMedia;
 }
 
 export interface IgMedia {

@@ -31,6 +31,7 @@ export const RATE_LIMITS: Record<string, number> = {
   'POST /2/media/upload/initialize': 1875,
   'POST /2/media/upload/:id/append': 1875,
   'POST /2/media/upload/:id/finalize': 1875,
+  'POST /2/media/metadata': 500,
 };
 
 export function blankProblem(status: number, title: string, detail: string = title): Record<string, unknown> {
