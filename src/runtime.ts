@@ -360,16 +360,22 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     prober,
     idempotency,
     publicBase: publicUrl,
-    openUrl: (url) => {
+    openUrl: async (url) => {
+      const timeoutMs = config.media.importTimeoutMs;
       let origin: string | null = null;
       try {
         origin = new URL(url).origin;
       } catch {
         origin = null;
       }
-      // The sandbox's own sample files live on loopback, like the media fetcher's trusted origin.
-      const via = origin !== null && sandboxOrigins().includes(origin) ? trustedOutbound : outbound;
-      return via.open({ method: 'GET', url, timeoutMs: config.media.importTimeoutMs, maxRedirects: 3 });
+      if (origin === null || !sandboxOrigins().includes(origin)) return outbound.open({ method: 'GET', url, timeoutMs, maxRedirects: 3 });
+      // The sandbox's own files live on loopback (the one private origin allowed, like the media fetcher's);
+      // a redirect from there is followed by the guarded client, so the trust stays with that origin.
+      const res = await trustedOutbound.open({ method: 'GET', url, timeoutMs, maxRedirects: 0 });
+      const location = res.ok && res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+      if (!res.ok || !location) return res;
+      await res.body?.cancel().catch(() => {});
+      return outbound.open({ method: 'GET', url: new URL(location, url).toString(), timeoutMs, maxRedirects: 2 });
     },
     maxBytes: config.media.maxBytes,
     quotaBytes: config.media.quotaBytes,
