@@ -15,9 +15,10 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function startWorld(options: StartOptions & { emulatorList?: Emulator[] } = {}): Promise<World> {
-  // The emulators download media from the Herald under test (its public media URLs), as platforms do.
-  const mediaOrigins: string[] = [];
+export async function startWorld(options: StartOptions & { emulatorList?: Emulator[]; mediaOrigins?: string[] } = {}): Promise<World> {
+  // The emulators download media from the Herald under test (its public media URLs), as platforms do, and
+  // from any other origin the test names (an S3 endpoint serving presigned URLs).
+  const mediaOrigins: string[] = [...(options.mediaOrigins ?? [])];
   const emulators = options.emulatorList ?? createEmulators({ processingMs: 30, mediaOrigins: () => mediaOrigins });
   const server = await startEmulatorServer(emulators);
   const h = await startHerald({ emulators: server, ...options });
