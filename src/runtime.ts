@@ -29,7 +29,7 @@ import { createPgBossQueue } from './jobs/pgboss-queue.ts';
 import { queuePolicies, type JobQueue } from './jobs/queue.ts';
 import { createTableQueue } from './jobs/table-queue.ts';
 import { createMediaFetcher } from './net/media-fetcher.ts';
-import { createDiskStore } from './media/disk-store.ts';
+import { createDiskStore, type DiskStore } from './media/disk-store.ts';
 import { createMediaDal } from './media/media-dal.ts';
 import { createMediaService, type MediaService } from './media/media-service.ts';
 import { createProber } from './media/probe.ts';
@@ -502,6 +502,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       if (address && typeof address === 'object') {
         const host = address.family === 'IPv6' ? `[${address.address === '::' ? '::1' : address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
         listeningUrl = `http://${host}:${address.port}`;
+      }
+      // Temporary files of uploads a crash cut short (older than an hour: no live upload is that slow to start).
+      if (mediaStore.kind === 'disk') {
+        void (mediaStore as DiskStore).removeStaleTemporaries(60 * 60_000).catch((err: unknown) => log.warn({ err }, 'sweeping stale media uploads failed'));
       }
       if (runWorkers) {
         await queue.start();
