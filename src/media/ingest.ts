@@ -17,38 +17,51 @@ export type IngestResult =
   | { ok: false; aborted: false; error: ApiError };
 
 /**
- * Reads up to `n` bytes from the front of a stream; `rest` yields those bytes again and then the remainder,
- * so the whole stream can be stored after a look at its head.
+ * Reads up to `n` bytes from the front of a stream and puts them back (unshift), so the same stream can be
+ * stored whole after a look at its head, with no stage in between to slow the copy. A stream that ended
+ * within those bytes is replaced by one holding them.
  */
-export async function peek(source: Readable, n: number): Promise<{ head: Buffer; rest: Readable }> {
-  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const chunks: Buffer[] = [];
-  let length = 0;
-  let done = false;
-  while (length < n) {
-    const next = await iterator.next();
-    if (next.done) {
-      done = true;
-      break;
-    }
-    const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
-    chunks.push(chunk);
-    length += chunk.length;
-  }
-  const buffered = Buffer.concat(chunks);
-  async function* all() {
-    if (buffered.length > 0) yield buffered;
-    if (done) return;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield next.value;
-    }
-  }
-  const rest = Readable.from(all(), { objectMode: false, highWaterMark: 1024 * 1024 });
-  // A stream abandoned before it is read (415) must let go of its source.
-  rest.once('close', () => void iterator.return?.(undefined)?.catch?.(() => {}));
-  return { head: buffered.subarray(0, n), rest };
+export function peek(source: Readable, n: number): Promise<{ head: Buffer; rest: Readable }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    let settled = false;
+    const finish = (ended: boolean) => {
+      if (settled) return;
+      settled = true;
+      source.off('readable', onReadable);
+      source.off('end', onEnd);
+      source.off('error', onError);
+      source.off('close', onClose);
+      const head = Buffer.concat(chunks, length);
+      if (ended) return resolve({ head, rest: Readable.from(head.length > 0 ? [head] : []) });
+      if (head.length > 0) source.unshift(head);
+      resolve({ head: head.subarray(0, n), rest: source });
+    };
+    const onReadable = () => {
+      let chunk: Buffer | null;
+      while (length < n && (chunk = source.read() as Buffer | null) !== null) {
+        const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+        chunks.push(b);
+        length += b.length;
+      }
+      if (length >= n) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onError = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      reject(err);
+    };
+    // A source destroyed before it ended (the client went away) is an error here.
+    const onClose = () => {
+      if (!source.readableEnded) onError(new Error('the stream closed before it ended'));
+    };
+    source.on('readable', onReadable);
+    source.once('end', onEnd);
+    source.once('error', onError);
+    source.once('close', onClose);
+  });
 }
 
 export async function ingest(deps: { store: MediaStore; prober: Prober }, key: string, source: Readable, maxBytes: number): Promise<IngestResult> {

@@ -5,10 +5,22 @@ import type { Cursor } from '../posts/cursor.ts';
 import type { Database, DbTx, MediaRenditionRow, MediaRow } from '../db/schema.ts';
 import type { Insertable } from 'kysely';
 import type { MediaTable, MediaRenditionsTable } from '../db/schema.ts';
+import { prepareByShape, prepareRows } from '../db/prepared.ts';
 
 /** Posts in these states, or with a target still to be final, hold their media (DELETE answers 409). */
 const OPEN_POST_STATUSES = ['draft', 'scheduled', 'publishing'] as const;
 const OPEN_TARGET_STATUSES = ['pending', 'publishing'] as const;
+
+// Run with every create and publish that names library media: built and compiled once per list length.
+const MEDIA_COLUMNS = [
+  'id', 'api_key_id', 'type', 'content_type', 'bytes', 'sha256', 'width', 'height', 'duration_ms', 'frame_rate', 'video_codec',
+  'audio_codec', 'pages', 'facts', 'alt_text', 'filename', 'token', 'store_key', 'stored_bytes', 'created_at', 'last_used_at',
+] as const satisfies readonly (keyof MediaRow)[];
+const manyQuery = prepareByShape<MediaRow>(
+  (n) => 1 + n,
+  (db, n, slots) => db.selectFrom('media').select(MEDIA_COLUMNS).where('api_key_id', '=', slots[0] as string).where('id', 'in', slots.slice(1, 1 + n) as string[]),
+);
+const insertUses = prepareRows<{ media_id: string; post_id: string }>(['media_id', 'post_id'], (db, rows) => db.insertInto('media_uses').values(rows));
 
 export function createMediaDal(deps: { db: Kysely<Database> }) {
   const { db } = deps;
@@ -40,7 +52,8 @@ export function createMediaDal(deps: { db: Kysely<Database> }) {
 
     async getMany(apiKeyId: string, ids: readonly string[]): Promise<MediaRow[]> {
       if (ids.length === 0) return [];
-      return db.selectFrom('media').selectAll().where('api_key_id', '=', apiKeyId).where('id', 'in', [...new Set(ids)]).execute();
+      const unique = [...new Set(ids)];
+      return (await manyQuery.execute(db, unique.length, [apiKeyId, ...unique])).rows;
     },
 
     byToken(token: string): Promise<MediaRow | undefined> {
@@ -98,13 +111,15 @@ export function createMediaDal(deps: { db: Kysely<Database> }) {
       return inserted;
     },
 
-    /** The media a post names, replacing what it named before (create, PATCH); [] when it is deleted. */
-    async setUses(trx: DbTx, postId: string, mediaIds: readonly string[], now: number): Promise<void> {
-      await trx.deleteFrom('media_uses').where('post_id', '=', postId).execute();
+    /**
+     * The media a post names (create, PATCH; [] when it is deleted). A use counts for retention as long as
+     * its post changed within the retention period, so nothing else is written here: `fresh` (a new post)
+     * skips the delete of earlier uses.
+     */
+    async setUses(trx: DbTx, postId: string, mediaIds: readonly string[], fresh = false): Promise<void> {
+      if (!fresh) await trx.deleteFrom('media_uses').where('post_id', '=', postId).execute();
       const ids = [...new Set(mediaIds)];
-      if (ids.length === 0) return;
-      await trx.insertInto('media_uses').values(ids.map((media_id) => ({ media_id, post_id: postId }))).execute();
-      await trx.updateTable('media').set({ last_used_at: now }).where('id', 'in', ids).execute();
+      if (ids.length > 0) await insertUses.execute(trx, ids.map((media_id) => ({ media_id, post_id: postId })));
     },
 
     async touch(trx: DbTx, ids: readonly string[], now: number): Promise<void> {
@@ -112,11 +127,27 @@ export function createMediaDal(deps: { db: Kysely<Database> }) {
       await trx.updateTable('media').set({ last_used_at: now }).where('id', 'in', [...new Set(ids)]).execute();
     },
 
-    /** Media nothing has used since `cutoff` and no open post holds: what retention deletes. */
-    async unusedSince(cutoff: number, limit: number): Promise<MediaRow[]> {
-      const rows = await db.selectFrom('media').selectAll().where('last_used_at', '<', cutoff).orderBy('last_used_at').limit(limit).execute();
-      const held = await inUse(db, rows.map((r) => r.id));
+    /**
+     * Media nothing has used since `cutoff`: not uploaded, published or named by a post changed since
+     * then, and held by no open post. What retention deletes.
+     */
+    async unusedSince(cutoff: number, limit: number, trx: DbTx = db, id?: string): Promise<MediaRow[]> {
+      let q = trx
+        .selectFrom('media as m')
+        .selectAll('m')
+        .where('m.last_used_at', '<', cutoff)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('media_uses as u').innerJoin('posts as p', 'p.id', 'u.post_id').select('u.post_id').whereRef('u.media_id', '=', 'm.id').where('p.updated_at', '>=', cutoff))),
+        );
+      if (id !== undefined) q = q.where('m.id', '=', id);
+      const rows = await q.orderBy('m.last_used_at').limit(limit).execute();
+      const held = await inUse(trx, rows.map((r) => r.id));
       return rows.filter((r) => !held.has(r.id));
+    },
+
+    /** As unusedSince for one media, inside the deleting transaction (nothing took it meanwhile). */
+    async stillUnused(trx: DbTx, id: string, cutoff: number): Promise<boolean> {
+      return (await this.unusedSince(cutoff, 1, trx, id)).length === 1;
     },
   };
 }

@@ -251,12 +251,11 @@ export function createMediaService(deps: MediaServiceDeps) {
         let progressed = false;
         for (const candidate of batch) {
           const gone = await write(async (trx) => {
-            const m = await dal.get(candidate.api_key_id, candidate.id, trx);
-            // Used again, or taken by a post, since it was listed: it stays.
-            if (!m || m.last_used_at >= cutoff || (await dal.inUse(trx, [m.id])).has(m.id)) return null;
-            const renditions = await dal.renditionsOf(m.id, trx);
-            await dal.delete(trx, m.id);
-            return { m, renditionKeys: renditions.map((r) => r.store_key) };
+            // Checked again in the transaction: used, or taken by a post, since it was listed, it stays.
+            if (!(await dal.stillUnused(trx, candidate.id, cutoff))) return null;
+            const renditions = await dal.renditionsOf(candidate.id, trx);
+            await dal.delete(trx, candidate.id);
+            return { m: candidate, renditionKeys: renditions.map((r) => r.store_key) };
           });
           if (!gone) continue;
           progressed = true;

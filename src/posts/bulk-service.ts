@@ -145,7 +145,7 @@ export function createBulkService(deps: {
       claim = { apiKeyId, key, claimId: c.claimId };
     }
     const { plan } = checked;
-    const { composed, answer } = await posts.store(apiKeyId, checked.body, plan, now, claim);
+    const { composed, answer } = await posts.store(apiKeyId, checked.body, plan, now, claim, checked.library);
     const id = composed.post.id as string;
     if (claim && !answer) await idempotency.complete(claim, 201, JSON.stringify({ id }));
     // A row that publishes now starts at once; the import does not wait for it (its status says so).

@@ -88,6 +88,17 @@ export function mediaFitOf(settings: Record<string, unknown>): MediaFit {
   return v === 'crop' || v === 'pad' || v === 'none' ? v : 'auto';
 }
 
+const parsedFacts = new WeakMap<MediaRow, MediaFacts>();
+/** A row's probe facts, parsed once per row however many targets check them. */
+export function factsOf(row: MediaRow): MediaFacts {
+  let f = parsedFacts.get(row);
+  if (!f) {
+    f = JSON.parse(row.facts) as MediaFacts;
+    parsedFacts.set(row, f);
+  }
+  return f;
+}
+
 /**
  * The target's library items its platform cannot take, even fitted: one violation per item, naming each
  * broken limit and the file's own value. Platforms without media rules (yet) check nothing here.
@@ -100,7 +111,7 @@ export function libraryViolations(platform: string, content: TargetContent, rows
   for (const { field, item } of targetMediaItems(platform, content)) {
     const row = typeof item.mediaId === 'string' ? rows.get(item.mediaId) : undefined;
     if (!row) continue;
-    const plan = planFit(JSON.parse(row.facts) as MediaFacts, rules, fit);
+    const plan = planFit(factsOf(row), rules, fit);
     if (plan.action === 'reject') out.push({ field, message: `media ${row.id}: ${plan.violations.map((v) => v.message).join('; ')}` });
   }
   return out;

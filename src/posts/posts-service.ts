@@ -96,7 +96,7 @@ export function createPostsService(deps: PostsServiceDeps) {
    * Stores a checked post: its rows, its job and events in one transaction; a queued post takes its slot
    * there. Returns the composed rows and the answer when it is known before publishing (draft, scheduled).
    */
-  async function store(apiKeyId: string, body: CreatePostInput, plan: CreatePlan, now: number, claim?: ClaimRef) {
+  async function store(apiKeyId: string, body: CreatePostInput, plan: CreatePlan, now: number, claim?: ClaimRef, library?: LibraryRows) {
     for (let attempt = 1; ; attempt++) {
       try {
         return await write(async (trx) => {
@@ -106,8 +106,9 @@ export function createPostsService(deps: PostsServiceDeps) {
           // transaction, so a repeat is answered from the moment the post exists (one write less, too).
           const answer = plan.mode === 'now' ? null : presentPost(c.post as never, c.targets);
           await posts.insert(trx, c.post, c.targets as NewTarget[]);
-          const used = libraryIdsOf(body);
-          if (used.length > 0) await mediaUses.setUses(trx, c.post.id as string, used, now);
+          // The library media it names (known from the checks; else found in the body).
+          const used = library ? [...library.keys()] : libraryIdsOf(body);
+          if (used.length > 0) await mediaUses.setUses(trx, c.post.id as string, used, true);
           if (claim && answer) await idempotency.attachAnswer(trx, claim, c.post.id as string, 201, JSON.stringify(answer));
           else if (claim) await idempotency.attachResource(trx, claim, c.post.id as string);
           await queue.enqueue(trx, c.jobs);
@@ -134,8 +135,8 @@ export function createPostsService(deps: PostsServiceDeps) {
      */
     async create(apiKeyId: string, input: CreatePostInput, idempotencyClaim?: ClaimRef): Promise<PostOut> {
       const now = clock.now();
-      const { plan, body } = await check(apiKeyId, input, now);
-      const { composed, answer } = await store(apiKeyId, body, plan, now, idempotencyClaim);
+      const { plan, body, library: rows } = await check(apiKeyId, input, now);
+      const { composed, answer } = await store(apiKeyId, body, plan, now, idempotencyClaim, rows);
       if (idempotencyClaim && answer) idempotencyClaim.answered = true;
       queue.nudge();
       if (answer) return answer;
@@ -180,7 +181,7 @@ export function createPostsService(deps: PostsServiceDeps) {
           throw errors.conflict(`post ${postId} is being published right now; delete it once its targets are final`);
         }
         await posts.delete(trx, postId);
-        await mediaUses.setUses(trx, postId, [], clock.now());
+        await mediaUses.setUses(trx, postId, []);
         await outbox.record(trx, apiKeyId, [postDeleted(postId)]);
       });
       return { id: postId, deleted: true };

@@ -135,7 +135,7 @@ export function createUpdateService(deps: {
         });
         if (keepSlot) c.post.queued_slot = current.post.queued_slot;
         await posts.replace(trx, c.post, c.targets as NewTarget[]);
-        await mediaUses.setUses(trx, postId, libraryIdsOf(merged), now);
+        await mediaUses.setUses(trx, postId, libraryIdsOf(merged));
         const events: CatalogEvent[] = [postUpdated(postId, c.post.version!)];
         const wasAt = current.post.is_draft === 1 ? null : current.post.scheduled_for;
         if (c.post.is_draft === 0 && plan.mode !== 'now' && c.post.scheduled_for !== wasAt) events.push(postScheduled(postId, c.post.scheduled_for!));
