@@ -78,7 +78,7 @@ export function createMediaDal(deps: { db: Kysely<Database> }) {
     },
 
     /** Bytes the key stores now (originals and renditions). */
-    async usedBytes(trx: DbTx, apiKeyId: string): Promise<number> {
+    async usedBytes(trx: DbTx = db, apiKeyId: string): Promise<number> {
       const row = await trx.selectFrom('media').select((eb) => eb.fn.sum<number | string | null>('stored_bytes').as('total')).where('api_key_id', '=', apiKeyId).executeTakeFirst();
       return Number(row?.total ?? 0);
     },

@@ -128,7 +128,8 @@ export function createMediaService(deps: MediaServiceDeps) {
   }
 
   async function preflight(apiKeyId: string): Promise<void> {
-    const used = await write((trx) => dal.usedBytes(trx, apiKeyId));
+    // A quick look on the read side; the count that decides is taken again in the inserting transaction.
+    const used = await dal.usedBytes(undefined, apiKeyId);
     if (used >= deps.quotaBytes) throw mediaErrors.quotaExceeded(deps.quotaBytes, used, null);
   }
 

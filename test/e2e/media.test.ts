@@ -8,6 +8,7 @@ import { connectAccount } from '../helpers/connect.ts';
 import { posted, publishNow, startWorld, type World } from '../helpers/e2e.ts';
 import { createMediaFixtures, ffmpegAvailable, type MediaFixtures } from '../helpers/media-fixtures.ts';
 import { sha256, uploadOk } from '../helpers/media.ts';
+import { startHerald } from '../helpers/herald.ts';
 
 let w: World;
 let fx: MediaFixtures;
@@ -170,5 +171,32 @@ describe('create-time checks on library media', () => {
     assert.equal((await w.h.request('DELETE', `/v1/media/${m2.id}`)).status, 409);
     assert.equal((await w.h.request('DELETE', `/v1/posts/${d2.body.id}`)).status, 200);
     assert.equal((await w.h.request('DELETE', `/v1/media/${m2.id}`)).status, 200);
+  });
+});
+
+describe('validate and roles', () => {
+  test('POST /v1/posts/validate reports library media problems with the item and the target', async () => {
+    const png = await uploadOk(w.h, await image('v.png', { width: 300, height: 300, format: 'png' }), 'image/png');
+    const res = await w.h.request('POST', '/v1/posts/validate', {
+      body: { publishNow: true, content: 'x', mediaItems: [{ mediaId: png.id }, { mediaId: 'med_missing' }], platforms: [target('instagram', { mediaFit: 'none' }), target('twitter')] },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.valid, false);
+    const params = res.body.errors.map((e: any) => e.param);
+    assert.ok(params.includes('mediaItems[1].mediaId'), JSON.stringify(res.body.errors));
+  });
+
+  test('the public URL is served by API processes, not by workers', async () => {
+    const m = await uploadOk(w.h, await image('r.jpg', { width: 40, height: 40, format: 'jpeg' }), 'image/jpeg');
+    const path = new URL(m.url).pathname;
+    const worker = await startHerald({ role: 'worker' });
+    try {
+      const res = await fetch(`${worker.url}${path}`);
+      assert.equal(res.status, 404);
+      assert.match(((await res.json()) as { error: string }).error, /^no route GET \/media\//, 'a worker has no such route at all');
+    } finally {
+      await worker.close();
+    }
+    assert.equal((await fetch(m.url)).status, 200);
   });
 });
