@@ -28,7 +28,7 @@ const MIB = 1024 * 1024;
 const CHUNK = 64 * 1024;
 
 export interface MediaFigures {
-  upload: { bytes: number; plainMBps: number; uploadMBps: number; share: number; rssBeforeMb: number; rssPeakMb: number; rssRiseMb: number };
+  upload: { bytes: number; plainMBps: number; plainSyncMBps: number; uploadMBps: number; share: number; shareSync: number; rssBeforeMb: number; rssPeakMb: number; rssRiseMb: number };
   rendition: { sharpMs: number; sharpCpuMs: number; requestMs: number; reusedRequestMs: number; addedMs: number };
   create: { urlMedia: LoadResult; libraryMedia: LoadResult; share: number };
 }
@@ -93,28 +93,39 @@ export async function benchMedia(): Promise<MediaFigures> {
     await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 10, g: 20, b: 30 } } }).jpeg().toFile(small);
     const first = await sharp(small).toBuffer();
 
-    // --- upload: plain write first (same chunks, same disk), then through Herald.
-    const plainPath = join(dir, 'plain.bin');
-    let t = performance.now();
-    await pipeline(chunks(total, first), createWriteStream(plainPath));
-    const plainSeconds = (performance.now() - t) / 1000;
-    await rm(plainPath);
-
+    // --- upload: the plain write (with and without fsync, which the store does before committing) and the
+    // upload through Herald, interleaved, best of `rounds` each: a busy moment on a shared machine hits all.
+    const rounds = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3);
     const key = createKey(env);
     const herald = await startHerald(env);
     try {
+      let plainSeconds = Infinity;
+      let plainSyncSeconds = Infinity;
+      let uploadSeconds = Infinity;
       const before = await memoryMb(herald.url);
       let peak = before.rss;
-      const sampler = setInterval(() => void memoryMb(herald.url).then((m) => (peak = Math.max(peak, m.rss)), () => {}), 100);
-      t = performance.now();
-      const up = await upload(herald.url, key, total, first);
-      const uploadSeconds = (performance.now() - t) / 1000;
-      clearInterval(sampler);
-      if (up.status !== 201) throw new Error(`upload answered ${up.status}: ${up.body}`);
-      await fetch(`${herald.url}/v1/media/${JSON.parse(up.body).id}`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } });
+      for (let round = 0; round < rounds; round++) {
+        const plainPath = join(dir, 'plain.bin');
+        let t = performance.now();
+        await pipeline(chunks(total, first), createWriteStream(plainPath));
+        plainSeconds = Math.min(plainSeconds, (performance.now() - t) / 1000);
+        await rm(plainPath);
+        t = performance.now();
+        await pipeline(chunks(total, first), createWriteStream(plainPath, { flush: true }));
+        plainSyncSeconds = Math.min(plainSyncSeconds, (performance.now() - t) / 1000);
+        await rm(plainPath);
+        const sampler = setInterval(() => void memoryMb(herald.url).then((m) => (peak = Math.max(peak, m.rss)), () => {}), 100);
+        t = performance.now();
+        const up = await upload(herald.url, key, total, first);
+        uploadSeconds = Math.min(uploadSeconds, (performance.now() - t) / 1000);
+        clearInterval(sampler);
+        if (up.status !== 201) throw new Error(`upload answered ${up.status}: ${up.body}`);
+        await fetch(`${herald.url}/v1/media/${JSON.parse(up.body).id}`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } });
+      }
       const plainMBps = total / 1e6 / plainSeconds;
+      const plainSyncMBps = total / 1e6 / plainSyncSeconds;
       const uploadMBps = total / 1e6 / uploadSeconds;
-      const uploadFigures = { bytes: total, plainMBps, uploadMBps, share: uploadMBps / plainMBps, rssBeforeMb: before.rss, rssPeakMb: peak, rssRiseMb: peak - before.rss };
+      const uploadFigures = { bytes: total, plainMBps, plainSyncMBps, uploadMBps, share: uploadMBps / plainMBps, shareSync: uploadMBps / plainSyncMBps, rssBeforeMb: before.rss, rssPeakMb: peak, rssRiseMb: peak - before.rss };
 
       // --- rendition: a 12 MP panorama JPEG (6000×2000) cropped and scaled for Instagram.
       const pano = join(dir, 'pano.jpg');
@@ -182,8 +193,13 @@ export async function benchMedia(): Promise<MediaFigures> {
       const urlItems = [1, 2, 3, 4].map((n) => ({ type: 'image', url: `https://cdn.example.com/photos/${n}.jpg` }));
       const libraryItems = ids.map((mediaId) => ({ mediaId }));
       await run(urlItems); // warm-up
-      const urlMedia = await run(urlItems);
-      const libraryMedia = await run(libraryItems);
+      // Interleaved, best of two each: load from other work on the machine hits both alike.
+      let urlMedia = await run(urlItems);
+      let libraryMedia = await run(libraryItems);
+      const url2 = await run(urlItems);
+      const library2 = await run(libraryItems);
+      if (url2.requestsPerSecond > urlMedia.requestsPerSecond) urlMedia = url2;
+      if (library2.requestsPerSecond > libraryMedia.requestsPerSecond) libraryMedia = library2;
       return { upload: uploadFigures, rendition: renditionFigures, create: { urlMedia, libraryMedia, share: libraryMedia.requestsPerSecond / urlMedia.requestsPerSecond } };
     } finally {
       await herald.stop();

@@ -48,8 +48,11 @@ export function libraryIdsOf(body: CreatePostInput): string[] {
  * Returns every problem found (validate lists them all; create throws the first).
  */
 export async function resolveLibraryMedia(apiKeyId: string, body: CreatePostInput, reader: LibraryReader): Promise<{ body: CreatePostInput; rows: LibraryRows; problems: ApiError[] }> {
-  const copy = structuredClone(body);
-  const items = mediaItemsOfBody(copy);
+  // Library items are filled in on a copy; a body with none is only checked, not copied.
+  const found = mediaItemsOfBody(body);
+  const named = found.some((f) => typeof f.item.mediaId === 'string');
+  const copy = named ? structuredClone(body) : body;
+  const items = named ? mediaItemsOfBody(copy) : found;
   const problems: ApiError[] = [];
   const ids = items.flatMap((f) => (typeof f.item.mediaId === 'string' ? [f.item.mediaId] : []));
   const rows: LibraryRows = new Map((ids.length > 0 ? await reader.getMany(apiKeyId, ids) : []).map((r) => [r.id, r]));
