@@ -20,6 +20,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 
 FROM node:${NODE_VERSION}-bookworm-slim
+# ffprobe (Debian's ffmpeg package) probes uploaded videos for the media library.
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV HOST=0.0.0.0 \
     PORT=3000 \

@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { benchApi } from './api.ts';
 import { machine } from './lib.ts';
 import { benchLoad } from './load.ts';
+import { benchMedia } from './media.ts';
 import { benchDueInOneMinute, benchFanOut } from './publishing.ts';
 import { benchWebhooks } from './webhooks.ts';
 
@@ -26,6 +27,8 @@ log('10,000 posts due in one minute');
 const due = await benchDueInOneMinute();
 log('webhooks');
 const webhooks = await benchWebhooks();
+log('media library');
+const media = await benchMedia();
 log('mixed load');
 const loadFigures = await benchLoad({ seconds: Number(process.env.BENCH_LOAD_SECONDS ?? 90) });
 
@@ -80,6 +83,12 @@ const lines = [
   '```json',
   JSON.stringify(webhooks, null, 2),
   '```',
+  '',
+  '## Media library (issue 13)',
+  '',
+  `- Upload of ${f0(media.upload.bytes / 2 ** 20)} MiB through \`POST /v1/media\` (HTTP, SHA-256, fsynced disk store, probe): ${f0(media.upload.uploadMBps)} MB/s against ${f0(media.upload.plainMBps)} MB/s for a plain \`fs.createWriteStream\` of the same chunks (${f0(media.upload.plainSyncMBps)} MB/s with fsync, which the store does before it commits), ${f1(media.upload.share * 100)} % (${f1(media.upload.shareSync * 100)} % of the fsynced write), best of 3 each, interleaved; target at least 50 %: ${verdict(media.upload.share >= 0.5)}. Herald's RSS ${f0(media.upload.rssBeforeMb)} MB before, ${f0(media.upload.rssPeakMb)} MB at most during the upload (+${f1(media.upload.rssRiseMb)} MB); target under 64 MB: ${verdict(media.upload.rssRiseMb < 64)}.`,
+  `- A 12-megapixel JPEG (6000×2000) to its Instagram rendition (cropped to 1.91:1, 1440 px): sharp alone ${f0(media.rendition.sharpMs)} ms (${f0(media.rendition.sharpCpuMs)} ms CPU, one libvips thread); in the publishNow request that makes it, ${f0(media.rendition.addedMs)} ms more than the same request reusing the rendition (${f0(media.rendition.requestMs)} ms against ${f0(media.rendition.reusedRequestMs)} ms, medians, Instagram's status polls included in both); target under 150 ms: ${verdict(media.rendition.sharpMs < 150)} (sharp), ${verdict(media.rendition.addedMs < 150)} (request).`,
+  `- \`POST /v1/posts\` scheduled, 3 targets, 4 library images: ${f0(media.create.libraryMedia.requestsPerSecond)} requests/s (p99 ${media.create.libraryMedia.p99Ms} ms) against ${f0(media.create.urlMedia.requestsPerSecond)} with 4 URL media (p99 ${media.create.urlMedia.p99Ms} ms), ${f1(media.create.share * 100)} %; target at least 90 %: ${verdict(media.create.share >= 0.9)}.`,
   '',
   `## Mixed load (issue 6): ${loadFigures.clients} clients for ${loadFigures.seconds} s`,
   '',

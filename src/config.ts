@@ -56,6 +56,38 @@ export interface Config {
   publishLeaseMs: number;
   /** account.expiring and the health warning come this long before a token that cannot be renewed ends. */
   expiryWarningDays: number;
+  /** The media library (API.md section 10). */
+  media: MediaSettings;
+}
+
+/** Where library media lives: a folder on this machine, or an S3 bucket that every process shares. */
+export type MediaStoreSettings =
+  | { kind: 'disk'; root: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      endpoint: string | null;
+      /** Both null: the AWS SDK's default chain (environment, instance role). */
+      accessKeyId: string | null;
+      secretAccessKey: string | null;
+      forcePathStyle: boolean;
+      /** How long a presigned GET minted for a publishing target stays valid. */
+      urlTtlSeconds: number;
+    };
+
+export interface MediaSettings {
+  store: MediaStoreSettings;
+  /** Largest upload or import, in bytes. */
+  maxBytes: number;
+  /** Media no post has used for this many days is deleted with its renditions. */
+  retentionDays: number;
+  /** Bytes one API key may store (originals and renditions). */
+  quotaBytes: number;
+  /** ffprobe's path or name on PATH. */
+  ffprobePath: string;
+  /** An import (POST /v1/media/import) must have its whole file within this time. */
+  importTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -165,6 +197,44 @@ function platformSettings(env: Env, app: AppSettingsSpec): PlatformSettings | nu
   };
 }
 
+const GIB = 1024 * 1024 * 1024;
+
+function mediaSettings(env: Env, dataDir: string): MediaSettings {
+  const kind = (str(env, 'HERALD_MEDIA_STORE') ?? 'disk').toLowerCase();
+  let store: MediaStoreSettings;
+  if (kind === 'disk') {
+    store = { kind: 'disk', root: `${dataDir.replace(/\/+$/, '')}/media` };
+  } else if (kind === 's3') {
+    const bucket = str(env, 'HERALD_S3_BUCKET');
+    if (!bucket) throw new ConfigError('HERALD_S3_BUCKET', 'is required with HERALD_MEDIA_STORE=s3');
+    const accessKeyId = str(env, 'HERALD_S3_ACCESS_KEY_ID') ?? null;
+    const secretAccessKey = str(env, 'HERALD_S3_SECRET_ACCESS_KEY') ?? null;
+    if (accessKeyId && !secretAccessKey) throw new ConfigError('HERALD_S3_SECRET_ACCESS_KEY', 'is required when HERALD_S3_ACCESS_KEY_ID is set');
+    if (secretAccessKey && !accessKeyId) throw new ConfigError('HERALD_S3_ACCESS_KEY_ID', 'is required when HERALD_S3_SECRET_ACCESS_KEY is set');
+    store = {
+      kind: 's3',
+      bucket,
+      region: str(env, 'HERALD_S3_REGION') ?? 'us-east-1',
+      endpoint: str(env, 'HERALD_S3_ENDPOINT') === undefined ? null : httpUrl(env, 'HERALD_S3_ENDPOINT', ''),
+      accessKeyId,
+      secretAccessKey,
+      forcePathStyle: bool(env, 'HERALD_S3_FORCE_PATH_STYLE') ?? false,
+      // SigV4 presigned URLs live at most 7 days.
+      urlTtlSeconds: int(env, 'HERALD_S3_URL_TTL_SECONDS', 6 * 3600, 60, 7 * 24 * 3600),
+    };
+  } else {
+    throw new ConfigError('HERALD_MEDIA_STORE', `must be disk or s3, got "${kind}"`);
+  }
+  return {
+    store,
+    maxBytes: int(env, 'HERALD_MEDIA_MAX_BYTES', GIB, 1, 64 * GIB),
+    retentionDays: int(env, 'HERALD_MEDIA_RETENTION_DAYS', 30, 1, 36_500),
+    quotaBytes: int(env, 'HERALD_MEDIA_QUOTA_BYTES', 10 * GIB, 1, Number.MAX_SAFE_INTEGER),
+    ffprobePath: str(env, 'HERALD_FFPROBE_PATH') ?? 'ffprobe',
+    importTimeoutMs: int(env, 'HERALD_MEDIA_IMPORT_TIMEOUT_MS', 10 * 60_000, 100, 24 * 3_600_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = str(env, 'HOST') ?? '127.0.0.1';
@@ -187,10 +257,11 @@ export function loadConfig(env: Env = process.env): Config {
   const logLevel = (str(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
 
+  const dataDir = str(env, 'HERALD_DATA_DIR') ?? './.herald';
   return {
     port,
     host,
-    dataDir: str(env, 'HERALD_DATA_DIR') ?? './.herald',
+    dataDir,
     databaseUrl,
     encryptionKey: key,
     publicUrl,
@@ -208,5 +279,6 @@ export function loadConfig(env: Env = process.env): Config {
     platformTimeoutMs: int(env, 'HERALD_PLATFORM_TIMEOUT_MS', 30_000, 100, 600_000),
     publishLeaseMs: int(env, 'HERALD_PUBLISH_LEASE_MS', 60_000, 1_000, 3_600_000),
     expiryWarningDays: int(env, 'HERALD_EXPIRY_WARNING_DAYS', 7, 1, 60),
+    media: mediaSettings(env, dataDir),
   };
 }

@@ -1,6 +1,7 @@
 // The composition root: builds every dependency once from the validated configuration and wires them.
 // Nothing below reads the environment; tests build a runtime with their own config and clock.
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -28,6 +29,18 @@ import { createPgBossQueue } from './jobs/pgboss-queue.ts';
 import { queuePolicies, type JobQueue } from './jobs/queue.ts';
 import { createTableQueue } from './jobs/table-queue.ts';
 import { createMediaFetcher } from './net/media-fetcher.ts';
+import { createDiskStore, type DiskStore } from './media/disk-store.ts';
+import { createMediaDal } from './media/media-dal.ts';
+import { createMediaService, type MediaService } from './media/media-service.ts';
+import { createProber } from './media/probe.ts';
+import { originalPath } from './media/present.ts';
+import { createPublicFiles } from './media/public-files.ts';
+import { createMediaPreparer } from './media/publish-media.ts';
+import { createS3Store } from './media/s3-store.ts';
+import type { MediaStore } from './media/store.ts';
+import type { MediaRow } from './db/schema.ts';
+import { mediaRoutes } from './http/routes/media.ts';
+import { publicMediaRoutes } from './http/routes/media-public.ts';
 import { createOutboundClient } from './net/outbound.ts';
 import { createServerFetch } from './net/server-fetch.ts';
 import { checkOutboundUrl, resolvesToPublic } from './net/address.ts';
@@ -103,6 +116,9 @@ export interface Runtime {
   adapters: PlatformRegistry;
   box: SecretBox;
   credentials: CredentialsService;
+  /** The media library (uploads, the public URL, retention). */
+  media: MediaService;
+  mediaStore: MediaStore;
   /** The built-in emulators when the sandbox is on. */
   emulators: Emulator[];
   /** Where the API listens once started. */
@@ -170,6 +186,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const emulators =
     config.sandbox && serveApi
       ? createEmulators({
+          // The emulators download Herald's own media from where Herald is reached, as the platforms would.
+          mediaOrigins: () => sandboxOrigins(),
           persistence: {
             dir: join(config.dataDir, 'sandbox'),
             onError: (err, file) => log.warn({ err, file }, 'the sandbox could not read or write its state file; it goes on in memory'),
@@ -207,11 +225,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     ? createOutboundClient({ allowPrivateNetworks: false, allowLoopback: true, userAgent: 'Herald (+https://github.com/herald)' })
     : outbound;
   const trustedOutbound = createOutboundClient({ allowPrivateNetworks: true, userAgent: 'Herald' });
-  const media = createMediaFetcher(outbound, {
+  const mediaFetcher = createMediaFetcher(outbound, {
     timeoutMs: 60_000,
     // The sandbox's own sample files live on loopback; they are the one private origin media may use.
     trusted: config.sandbox ? { origins: sandboxOrigins, client: trustedOutbound } : undefined,
   });
+  const mediaStore = openMediaStore(config);
+  const mediaDal = createMediaDal({ db: db.kysely });
+  const prober = createProber({ ffprobePath: config.media.ffprobePath, timeoutMs: 60_000, maxImagePixels: 268_402_689 });
   const timing = options.timing ?? { pollIntervalMs: 2_000, maxProcessingMs: 10 * 60_000 };
   const serverFetch = createServerFetch({ allowPrivateNetworks: config.allowPrivateNetworks, trustedOrigins: sandboxOrigins });
   const adapters = createPlatformRegistry((platform) => ({
@@ -225,7 +246,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       fetch: serverFetch.fetch,
       onCall: (call) => metrics.platformCalls.observe({ platform, status: String(call.status) }, call.durationMs / 1000),
     }),
-    media,
+    media: mediaFetcher,
     clock,
     timing,
   }));
@@ -258,6 +279,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     metrics,
     policy: options.retryPolicy ?? DEFAULT_RETRY_POLICY,
     leaseMs,
+    media: createMediaPreparer({
+      dal: mediaDal,
+      store: mediaStore,
+      write: db.write,
+      clock,
+      log,
+      publicBase: publicUrl,
+      presignSeconds: config.media.store.kind === 's3' ? config.media.store.urlTtlSeconds : 0,
+    }),
   });
 
   const comments = createCommentRunner({
@@ -307,6 +337,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const postsDal = createPostsDal({ db: db.kysely, dialect: db.dialect });
   const validators = Object.fromEntries(PLATFORM_DESCRIPTORS.map((d) => [d.name, d.validate])) as Validators;
   const postingQueue = createQueueService({ dal: createQueueDal({ db: db.kysely }), write: db.write, clock, dialect: db.dialect });
+  const libraryReader = { getMany: mediaDal.getMany, urlOf: (row: MediaRow) => `${publicUrl()}${originalPath(row)}` };
   const posts = createPostsService({
     write: db.write,
     clock,
@@ -319,6 +350,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     publisher: engine,
     publishWaitMs: config.publishWaitMs,
     slots: postingQueue,
+    library: libraryReader,
+    mediaUses: mediaDal,
   });
   const updates = createUpdateService({
     write: db.write,
@@ -331,6 +364,40 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     slots: postingQueue,
     publisher: engine,
     publishWaitMs: config.publishWaitMs,
+    mediaUses: mediaDal,
+  });
+
+  const media = createMediaService({
+    write: db.write,
+    dialect: db.dialect,
+    clock,
+    log,
+    dal: mediaDal,
+    store: mediaStore,
+    prober,
+    idempotency,
+    publicBase: publicUrl,
+    openUrl: async (url) => {
+      const timeoutMs = config.media.importTimeoutMs;
+      let origin: string | null = null;
+      try {
+        origin = new URL(url).origin;
+      } catch {
+        origin = null;
+      }
+      if (origin === null || !sandboxOrigins().includes(origin)) return outbound.open({ method: 'GET', url, timeoutMs, maxRedirects: 3 });
+      // The sandbox's own files live on loopback (the one private origin allowed, like the media fetcher's);
+      // a redirect from there is followed by the guarded client, so the trust stays with that origin.
+      const res = await trustedOutbound.open({ method: 'GET', url, timeoutMs, maxRedirects: 0 });
+      const location = res.ok && res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+      if (!res.ok || !location) return res;
+      await res.body?.cancel().catch(() => {});
+      return outbound.open({ method: 'GET', url: new URL(location, url).toString(), timeoutMs, maxRedirects: 2 });
+    },
+    maxBytes: config.media.maxBytes,
+    quotaBytes: config.media.quotaBytes,
+    retentionDays: config.media.retentionDays,
+    importTimeoutMs: config.media.importTimeoutMs,
   });
 
   const bulk = createBulkService({ clock, posts, idempotency, publisher: engine, queue });
@@ -387,14 +454,18 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     trustProxyHops: config.trustProxyHops,
     v1Plugins: [
       postsRoutes({ posts }),
-      postsBulkRoutes({ validate: createValidateService({ clock, accounts: accountsDal, validators }), bulk }),
+      postsBulkRoutes({ validate: createValidateService({ clock, accounts: accountsDal, validators, library: libraryReader }), bulk }),
       postChangesRoutes({ updates, retry, edit, unpublish }),
       queueRoutes(postingQueue),
       connectRoutes(connect),
       accountsRoutes(accounts),
       webhooksRoutes({ settings: webhookSettings, delivery: webhooks, reader: deliveriesReader }),
+      mediaRoutes({ media, maxBytes: config.media.maxBytes }),
     ],
-    publicPlugins: emulators.length > 0 ? [{ prefix: '/sandbox', plugin: sandboxPlugin(emulators) }] : [],
+    publicPlugins: [
+      { prefix: '/media', plugin: publicMediaRoutes(createPublicFiles({ dal: mediaDal, store: mediaStore })) },
+      ...(emulators.length > 0 ? [{ prefix: '/sandbox', plugin: sandboxPlugin(emulators) }] : []),
+    ],
   });
 
   if (runWorkers) {
@@ -412,6 +483,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       // Both limiters share one table on PostgreSQL; one purge covers them.
       ['rate-limit purge', () => keyLimiter.purgeExpired()],
       ['webhook retention purge', () => webhooks.purge()],
+      ['media retention purge', () => media.purgeUnused()],
     ];
     for (const [what, run] of parts) await run().catch((err: unknown) => log.error({ err }, `${what} failed`));
   };
@@ -436,6 +508,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     adapters,
     box,
     credentials,
+    media,
+    mediaStore,
     maintenance,
     emulators,
     url: () => listeningUrl,
@@ -446,6 +520,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       if (address && typeof address === 'object') {
         const host = address.family === 'IPv6' ? `[${address.address === '::' ? '::1' : address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
         listeningUrl = `http://${host}:${address.port}`;
+      }
+      // Temporary files of uploads a crash cut short (older than an hour: no live upload is that slow to start).
+      if (mediaStore.kind === 'disk') {
+        void (mediaStore as DiskStore).removeStaleTemporaries(60 * 60_000).catch((err: unknown) => log.warn({ err }, 'sweeping stale media uploads failed'));
       }
       if (runWorkers) {
         await queue.start();
@@ -479,6 +557,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
         ['publishing', () => engine.drain(10_000)],
         ['queue', () => queue.stop()],
         ['outbound', () => Promise.all([...[...new Set([outbound, webhookOutbound, trustedOutbound])].map((c) => c.close()), serverFetch.close()])],
+        ['media store', async () => {
+          if (mediaStore.kind === 's3') (mediaStore as ReturnType<typeof createS3Store>).close();
+        }],
         ['database', () => db.close()],
       ];
       for (const [what, step] of steps) {
@@ -486,6 +567,23 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       }
     },
   };
+}
+
+/** The media store the configuration names (API.md section 10). */
+function openMediaStore(config: Config): MediaStore {
+  const s = config.media.store;
+  if (s.kind === 'disk') {
+    mkdirSync(s.root, { recursive: true, mode: 0o700 });
+    return createDiskStore({ root: s.root });
+  }
+  return createS3Store({
+    bucket: s.bucket,
+    region: s.region,
+    ...(s.endpoint ? { endpoint: s.endpoint } : {}),
+    ...(s.accessKeyId && s.secretAccessKey ? { credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey } } : {}),
+    forcePathStyle: s.forcePathStyle,
+    tmpDir: tmpdir(),
+  });
 }
 
 /**

@@ -223,7 +223,57 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
 }
 
+/** A file of the media library (API.md section 10). */
+export interface MediaTable {
+  id: string;
+  api_key_id: string;
+  type: 'image' | 'video' | 'document';
+  content_type: string;
+  bytes: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  duration_ms: number | null;
+  frame_rate: number | null;
+  video_codec: string | null;
+  audio_codec: string | null;
+  pages: number | null;
+  /** JSON MediaFacts: everything the probe found, for the platforms' rules. */
+  facts: string;
+  alt_text: string | null;
+  filename: string;
+  /** The unguessable part of the public URL. */
+  token: string;
+  store_key: string;
+  /** The original and its renditions: what counts against the key's quota. */
+  stored_bytes: number;
+  created_at: number;
+  last_used_at: number;
+}
+
+/** A version of a library image made to fit one platform's rules (made once, reused by every post). */
+export interface MediaRenditionsTable {
+  media_id: string;
+  rule_key: string;
+  store_key: string;
+  content_type: string;
+  bytes: number;
+  width: number;
+  height: number;
+  sha256: string;
+  created_at: number;
+}
+
+/** Which posts name which library media (kept by create, PATCH and delete). */
+export interface MediaUsesTable {
+  media_id: string;
+  post_id: string;
+}
+
 export interface Database {
+  media: MediaTable;
+  media_renditions: MediaRenditionsTable;
+  media_uses: MediaUsesTable;
   api_keys: ApiKeysTable;
   accounts: AccountsTable;
   oauth_states: OAuthStatesTable;
@@ -247,6 +297,8 @@ export type NewPost = Insertable<PostsTable>;
 export type TargetRow = Selectable<PostTargetsTable>;
 export type NewTarget = Insertable<PostTargetsTable>;
 export type TargetUpdate = Updateable<PostTargetsTable>;
+export type MediaRow = Selectable<MediaTable>;
+export type MediaRenditionRow = Selectable<MediaRenditionsTable>;
 
 /**
  * What a write function receives: its transaction, without the doors out of it. It cannot open another

@@ -1,8 +1,7 @@
 // What a platform accepts, as data, and two pure functions over it: checkMedia lists every rule a file
 // breaks, in words that name the limit and the file's own value; planFit decides what to publish instead:
 // the file as it is, a rendition that fits (images only), or nothing (the violations). The rule values
-// belong to the platforms (each platform folder will hold its own); RULES-DRAFT.md has a first draft of all
-// ten with their sources.
+// belong to the platforms: each platform's `media-rules.ts` holds its own, with their sources.
 import type { DocumentFormat, ImageFacts, ImageFormat, MediaFacts, MediaKind, VideoContainer } from './facts.ts';
 import { cropBox, describeRatio, formatRatio, inRange, nearestBound, padBox, scaleWithin, type AspectRange } from './geometry.ts';
 import { formatBytes, formatDuration, formatList, formatNumber } from './rules-text.ts';

@@ -166,6 +166,8 @@ export function createS3Store(options: S3StoreOptions): S3Store {
       if (fed instanceof TooLargeError || failure instanceof TooLargeError) {
         return { ok: false, reason: 'too_large', message: `the file is larger than ${maxBytes} bytes`, limit: maxBytes };
       }
+      // S3 failing first: ending the feeding pipeline (above) fails the source too, which is not an abort.
+      if (failure && isTransient(failure)) return unavailable(failure);
       if (sourceFailed || signal?.aborted) return { ok: false, reason: 'aborted', message: 'the upload was cut off before it ended' };
       const err = failure ?? fed;
       if (isTransient(err)) return unavailable(err);

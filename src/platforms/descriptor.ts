@@ -4,6 +4,7 @@
 import type { TSchema } from 'typebox';
 import type { Emulator, EmulatorOptions } from '../sandbox/kit/emulator.ts';
 import type { AdapterDeps } from './deps.ts';
+import type { MediaRules } from '../media/rules.ts';
 import type { AccountMeta, PlatformAdapter, PlatformInfo, RuleViolation, TargetContent } from './types.ts';
 
 /** A URL setting: its name, its real default, and whether it is a base (paths appended) or a full URL. */
@@ -54,6 +55,11 @@ export interface PlatformDescriptor<Name extends string = string> {
   settingsSchema: TSchema;
   /** A post-level settings object that this platform reads (overridden by platformSpecificData). */
   postLevel?: PostLevelSettings;
+  /**
+   * What the platform accepts of a media file (format, bytes, sides, aspect ratio, duration, codecs), as
+   * data: library media is checked against it at create (422) and fitted to it at publish.
+   */
+  mediaRules?: MediaRules;
   /** Pure create-time rules for a target (422s). */
   validate(target: TargetContent, account: { meta: AccountMeta }): RuleViolation[];
   /** The text's length the way the platform counts it, and its limit for this account (validate). */

@@ -121,9 +121,9 @@ export function createBulkService(deps: {
     if (!checkRow(raw)) return { index, valid: false, errors: [problemOf(ajvToApiError(checkRow.errors ?? [], 'body'))] };
     const body = raw;
     const now = clock.now();
-    let plan;
+    let checked;
     try {
-      plan = await posts.check(apiKeyId, body, now);
+      checked = await posts.check(apiKeyId, body, now);
     } catch (err) {
       if (err instanceof ApiError) return { index, valid: false, errors: [problemOf(err)] };
       throw err;
@@ -144,7 +144,8 @@ export function createBulkService(deps: {
       if (c.kind === 'mismatch') return { index, valid: false, errors: [problemOf(errors.idempotencyReused())] };
       claim = { apiKeyId, key, claimId: c.claimId };
     }
-    const { composed, answer } = await posts.store(apiKeyId, body, plan, now, claim);
+    const { plan } = checked;
+    const { composed, answer } = await posts.store(apiKeyId, checked.body, plan, now, claim, checked.library);
     const id = composed.post.id as string;
     if (claim && !answer) await idempotency.complete(claim, 201, JSON.stringify({ id }));
     // A row that publishes now starts at once; the import does not wait for it (its status says so).

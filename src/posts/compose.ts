@@ -9,6 +9,7 @@ import { fromJson, toJson } from '../lib/json.ts';
 import type { PlatformDescriptor } from '../platforms/descriptor.ts';
 import type { Platform } from '../platforms/registry.ts';
 import type { AccountMeta } from '../platforms/types.ts';
+import { libraryViolations, type LibraryRows } from './library-media.ts';
 import { postSettingsOf } from './post-settings.ts';
 import { ruleError, type CreatePlan, type ResolvedTarget } from './rules.ts';
 import type { CreatePostInput } from './schemas.ts';
@@ -37,25 +38,30 @@ export function accountProblems(targets: readonly ResolvedTarget[], accounts: Ac
   return { metas, problems };
 }
 
-/** Every platform rule every target breaks (422s), by target. */
-export function ruleProblems(targets: readonly ResolvedTarget[], metas: Map<number, AccountMeta>, validators: Validators): Map<number, ApiError[]> {
+/**
+ * Every platform rule every target breaks (422s), by target: the platform's own rules, then its media
+ * rules on the library media the target names (what the probe found, with fitting taken into account).
+ */
+export function ruleProblems(targets: readonly ResolvedTarget[], metas: Map<number, AccountMeta>, validators: Validators, library: LibraryRows = new Map()): Map<number, ApiError[]> {
   const out = new Map<number, ApiError[]>();
   for (const t of targets) {
     const meta = metas.get(t.index);
     if (!meta) continue;
+    const violations = validators[t.platform](t.content, { meta });
+    if (library.size > 0) violations.push(...libraryViolations(t.platform, t.content, library));
     out.set(
       t.index,
-      validators[t.platform](t.content, { meta }).map((v) => ruleError(t, v)),
+      violations.map((v) => ruleError(t, v)),
     );
   }
   return out;
 }
 
 /** The checks of create past the mode and the targets: accounts, then platform rules; throws the first. */
-export function checkPublishable(targets: readonly ResolvedTarget[], accounts: AccountsNamed, validators: Validators): void {
+export function checkPublishable(targets: readonly ResolvedTarget[], accounts: AccountsNamed, validators: Validators, library?: LibraryRows): void {
   const { metas, problems } = accountProblems(targets, accounts);
   if (problems[0]) throw problems[0];
-  for (const list of ruleProblems(targets, metas, validators).values()) if (list[0]) throw list[0];
+  for (const list of ruleProblems(targets, metas, validators, library).values()) if (list[0]) throw list[0];
 }
 
 export interface Composed {

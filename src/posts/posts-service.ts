@@ -12,7 +12,9 @@ import type { JobQueue } from '../jobs/queue.ts';
 import { postDeleted } from '../events/catalog.ts';
 import type { QueueService } from '../queue/queue-service.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
+import type { MediaDal } from '../media/media-dal.ts';
 import { checkPublishable, compose, type Validators } from './compose.ts';
+import { libraryIdsOf, resolveLibraryMedia, type LibraryReader, type LibraryRows } from './library-media.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { PostsDal } from './posts-dal.ts';
 import { presentPost } from './present.ts';
@@ -46,6 +48,16 @@ export interface PostsServiceDeps {
   publishWaitMs: number;
   /** The posting queue: the slot a queued post takes. */
   slots: Pick<QueueService, 'takeSlot' | 'timezoneOf'>;
+  /** The media library: library items resolved at create, and which posts use which media. */
+  library: LibraryReader;
+  mediaUses: Pick<MediaDal, 'setUses'>;
+}
+
+/** A create body after every check: library media resolved (type and URL filled in), with the rows it names. */
+export interface Checked {
+  plan: CreatePlan;
+  body: CreatePostInput;
+  library: LibraryRows;
 }
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -53,7 +65,7 @@ const DAY_MS = 24 * 60 * 60_000;
 const SLOT_RACE_TRIES = 5;
 
 export function createPostsService(deps: PostsServiceDeps) {
-  const { write, clock, posts, accounts, outbox, queue, idempotency, validators, publisher, slots } = deps;
+  const { write, clock, posts, accounts, outbox, queue, idempotency, validators, publisher, slots, library, mediaUses } = deps;
 
   async function getOut(apiKeyId: string, postId: string): Promise<PostOut> {
     const found = await posts.get(apiKeyId, postId);
@@ -61,26 +73,33 @@ export function createPostsService(deps: PostsServiceDeps) {
     return presentPost(found.post, found.targets);
   }
 
-  /** The checks past the mode (shape B errors): targets, accounts, platform rules. */
-  async function checkWith(apiKeyId: string, body: CreatePostInput, plan: CreatePlan): Promise<void> {
+  /** The checks past the mode (shape B errors): library media, targets, accounts, platform rules. */
+  async function checkWith(apiKeyId: string, input: CreatePostInput, plan: CreatePlan): Promise<Checked> {
+    // The library rows and the accounts are read together: on SQLite, reads that arrive together share one
+    // turn between write batches, so the media of a post costs no extra wait.
+    const named = (input.platforms ?? []).map((t) => ({ platform: t.platform, accountId: t.accountId }));
+    const [resolved, found] = await Promise.all([resolveLibraryMedia(apiKeyId, input, library), accounts.findForTargets(apiKeyId, named)]);
+    if (resolved.problems[0]) throw resolved.problems[0];
+    const { body, rows } = resolved;
     const targets = resolveTargets(body, plan.mode);
-    checkPublishable(targets, await accounts.findForTargets(apiKeyId, targets), validators);
+    checkPublishable(targets, found, validators, rows);
+    return { plan, body, library: rows };
   }
 
-  /** Every create-time check of a body (shape B errors): mode, targets, accounts, platform rules. */
-  async function check(apiKeyId: string, body: CreatePostInput, now: number): Promise<CreatePlan> {
-    const plan = resolveMode(body, now);
-    await checkWith(apiKeyId, body, plan);
+  /** Every create-time check of a body (shape B errors): mode, library media, targets, accounts, platform rules. */
+  async function check(apiKeyId: string, input: CreatePostInput, now: number): Promise<Checked> {
+    const plan = resolveMode(input, now);
+    const checked = await checkWith(apiKeyId, input, plan);
     // A queued post without its own time zone is read in the queue's.
-    if (plan.mode === 'queue' && body.timezone === undefined) plan.timezone = (await slots.timezoneOf(apiKeyId)) ?? plan.timezone;
-    return plan;
+    if (plan.mode === 'queue' && input.timezone === undefined) plan.timezone = (await slots.timezoneOf(apiKeyId)) ?? plan.timezone;
+    return checked;
   }
 
   /**
    * Stores a checked post: its rows, its job and events in one transaction; a queued post takes its slot
    * there. Returns the composed rows and the answer when it is known before publishing (draft, scheduled).
    */
-  async function store(apiKeyId: string, body: CreatePostInput, plan: CreatePlan, now: number, claim?: ClaimRef) {
+  async function store(apiKeyId: string, body: CreatePostInput, plan: CreatePlan, now: number, claim?: ClaimRef, library?: LibraryRows) {
     for (let attempt = 1; ; attempt++) {
       try {
         return await write(async (trx) => {
@@ -90,6 +109,9 @@ export function createPostsService(deps: PostsServiceDeps) {
           // transaction, so a repeat is answered from the moment the post exists (one write less, too).
           const answer = plan.mode === 'now' ? null : presentPost(c.post as never, c.targets);
           await posts.insert(trx, c.post, c.targets as NewTarget[]);
+          // The library media it names (known from the checks; else found in the body).
+          const used = library ? [...library.keys()] : libraryIdsOf(body);
+          if (used.length > 0) await mediaUses.setUses(trx, c.post.id as string, used, true);
           if (claim && answer) await idempotency.attachAnswer(trx, claim, c.post.id as string, 201, JSON.stringify(answer));
           else if (claim) await idempotency.attachResource(trx, claim, c.post.id as string);
           await queue.enqueue(trx, c.jobs);
@@ -114,10 +136,10 @@ export function createPostsService(deps: PostsServiceDeps) {
      * transaction, so a crash after the insert is answered with this post, not a second one; if another
      * request has taken the key over meanwhile, nothing is created.
      */
-    async create(apiKeyId: string, body: CreatePostInput, idempotencyClaim?: ClaimRef): Promise<PostOut> {
+    async create(apiKeyId: string, input: CreatePostInput, idempotencyClaim?: ClaimRef): Promise<PostOut> {
       const now = clock.now();
-      const plan = await check(apiKeyId, body, now);
-      const { composed, answer } = await store(apiKeyId, body, plan, now, idempotencyClaim);
+      const { plan, body, library: rows } = await check(apiKeyId, input, now);
+      const { composed, answer } = await store(apiKeyId, body, plan, now, idempotencyClaim, rows);
       if (idempotencyClaim && answer) idempotencyClaim.answered = true;
       queue.nudge();
       if (answer) return answer;
@@ -162,6 +184,7 @@ export function createPostsService(deps: PostsServiceDeps) {
           throw errors.conflict(`post ${postId} is being published right now; delete it once its targets are final`);
         }
         await posts.delete(trx, postId);
+        await mediaUses.setUses(trx, postId, []);
         await outbox.record(trx, apiKeyId, [postDeleted(postId)]);
       });
       return { id: postId, deleted: true };

@@ -6,7 +6,8 @@ import type { ValidateFunction } from 'ajv';
 import { errors, type ApiError } from '../contract/errors.ts';
 import { ajvToApiError, compileStrict } from '../contract/validation.ts';
 import { PLATFORM_DESCRIPTORS, descriptorOf, type Platform } from '../platforms/registry.ts';
-import type { RuleViolation, TargetContent } from '../platforms/types.ts';
+import { withCommonSettings } from '../platforms/schemas.ts';
+import type { MediaItem, RuleViolation, TargetContent } from '../platforms/types.ts';
 import { postSettingsOf } from './post-settings.ts';
 import { canonicalTimeZone, parseScheduledFor, resolveSchedule } from './schedule.ts';
 import { targetContent } from './target-content.ts';
@@ -68,7 +69,7 @@ export interface ResolvedTarget {
 }
 
 const settingsValidators = Object.fromEntries(
-  PLATFORM_DESCRIPTORS.map((d) => [d.name, compileStrict<Record<string, unknown>>(d.settingsSchema)]),
+  PLATFORM_DESCRIPTORS.map((d) => [d.name, compileStrict<Record<string, unknown>>(withCommonSettings(d.settingsSchema))]),
 ) as Record<Platform, ValidateFunction<Record<string, unknown>>>;
 
 const hasText = (s: string | undefined | null) => typeof s === 'string' && s.trim().length > 0;
@@ -114,10 +115,11 @@ export function checkTargets(body: CreatePostInput, mode: Mode): { targets: Reso
       content: targetContent({
         platform: t.platform,
         content: body.content,
-        media: sharedMedia,
+        // Resolved before these checks (library-media.ts): every item has its type and URL.
+        media: sharedMedia as MediaItem[],
         postSettings,
         customContent: t.customContent,
-        customMedia: t.customMedia,
+        customMedia: t.customMedia as MediaItem[] | undefined,
         platformSpecificData: specific,
       }),
       customContent: t.customContent !== undefined,

@@ -15,7 +15,9 @@ import { fromJson } from '../lib/json.ts';
 import type { Platform } from '../platforms/registry.ts';
 import type { QueueService } from '../queue/queue-service.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
+import type { MediaDal } from '../media/media-dal.ts';
 import { compose } from './compose.ts';
+import { libraryIdsOf } from './library-media.ts';
 import { presentPostSettings, type PostSettings } from './post-settings.ts';
 import type { PostsDal } from './posts-dal.ts';
 import type { PostsService, PublishStarter } from './posts-service.ts';
@@ -74,8 +76,9 @@ export function createUpdateService(deps: {
   slots: Pick<QueueService, 'takeSlot'>;
   publisher: PublishStarter;
   publishWaitMs: number;
+  mediaUses: Pick<MediaDal, 'setUses'>;
 }) {
-  const { write, clock, posts, queue, outbox, idempotency, service, slots, publisher } = deps;
+  const { write, clock, posts, queue, outbox, idempotency, service, slots, publisher, mediaUses } = deps;
 
   const notEditable = (postId: string) =>
     errors.stateConflict(`post ${postId} can no longer change: a target has started publishing (only drafts and scheduled posts change)`, 'POST_NOT_EDITABLE');
@@ -93,17 +96,18 @@ export function createUpdateService(deps: {
 
       // The change, over the post as it is; the lists (platforms, mediaItems) are replaced whole.
       const choosesMode = MODE_FIELDS.some((f) => patch[f] !== undefined);
-      const merged: CreatePostInput = { ...bodyOf(found.post, found.targets), ...patch };
+      const requested: CreatePostInput = { ...bodyOf(found.post, found.targets), ...patch };
       let plan: CreatePlan;
+      let merged: CreatePostInput;
       if (choosesMode) {
-        plan = await service.check(apiKeyId, merged, now);
+        ({ plan, body: merged } = await service.check(apiKeyId, requested, now));
       } else {
         // The mode stays: a draft stays a draft, a scheduled post keeps its time (even one a moment
         // past, not yet claimed), a queued post keeps its slot.
         const timezone = patch.timezone === undefined ? found.post.timezone : canonicalTimeZone(patch.timezone);
         if (timezone === null) throw errors.invalid('timezone', `timezone "${patch.timezone}" is not a known IANA time zone name (e.g. Europe/Paris)`);
         plan = { mode: found.post.is_draft === 1 ? 'draft' : 'scheduled', scheduledFor: found.post.scheduled_for, timezone };
-        await service.checkWith(apiKeyId, merged, plan);
+        ({ body: merged } = await service.checkWith(apiKeyId, requested, plan));
       }
 
       const { post: before } = found;
@@ -131,6 +135,7 @@ export function createUpdateService(deps: {
         });
         if (keepSlot) c.post.queued_slot = current.post.queued_slot;
         await posts.replace(trx, c.post, c.targets as NewTarget[]);
+        await mediaUses.setUses(trx, postId, libraryIdsOf(merged));
         const events: CatalogEvent[] = [postUpdated(postId, c.post.version!)];
         const wasAt = current.post.is_draft === 1 ? null : current.post.scheduled_for;
         if (c.post.is_draft === 0 && plan.mode !== 'now' && c.post.scheduled_for !== wasAt) events.push(postScheduled(postId, c.post.scheduled_for!));

@@ -12,6 +12,7 @@ import { fromJson } from '../lib/json.ts';
 import { descriptorOf, type Platform } from '../platforms/registry.ts';
 import type { AccountMeta } from '../platforms/types.ts';
 import { accountProblems, ruleProblems, type Validators } from './compose.ts';
+import { resolveLibraryMedia, type LibraryReader } from './library-media.ts';
 import { checkTargets, resolveMode, type Mode } from './rules.ts';
 import { CreatePostBody, type CreatePostInput } from './schemas.ts';
 
@@ -41,11 +42,11 @@ const checkSchema = addFormats(new Ajv({ allErrors: true, strict: false, allowUn
 
 const problem = (e: ApiError): Problem => ({ param: e.param ?? null, code: e.b?.code ?? e.code, message: e.message });
 
-export function createValidateService(deps: { clock: Clock; accounts: AccountsDal; validators: Validators }) {
+export function createValidateService(deps: { clock: Clock; accounts: AccountsDal; validators: Validators; library: LibraryReader }) {
   const { clock, accounts, validators } = deps;
   return {
-    async validate(apiKeyId: string, body: unknown): Promise<Verdict> {
-      if (!checkSchema(body)) {
+    async validate(apiKeyId: string, input: unknown): Promise<Verdict> {
+      if (!checkSchema(input)) {
         // One problem per place: Ajv may report several keywords for one field.
         const seen = new Set<string>();
         const errors = (checkSchema.errors ?? [])
@@ -54,6 +55,10 @@ export function createValidateService(deps: { clock: Clock; accounts: AccountsDa
         return { valid: false, errors, targets: [] };
       }
       const errors: Problem[] = [];
+      // Library media first: the rules below see every item with its type and URL.
+      const library = await resolveLibraryMedia(apiKeyId, input, deps.library);
+      const body = library.body;
+      errors.push(...library.problems.map(problem));
       let mode: Mode = 'now';
       try {
         mode = resolveMode(body, clock.now()).mode;
@@ -64,11 +69,11 @@ export function createValidateService(deps: { clock: Clock; accounts: AccountsDa
       errors.push(...problems.map(problem));
       const found = await accounts.findForTargets(apiKeyId, targets);
       const { metas, problems: accountErrors } = accountProblems(targets, found);
-      const rules = ruleProblems(targets, metas, validators);
+      const rules = ruleProblems(targets, metas, validators, library.rows);
 
       // Each target of the body, with what concerns it: its own field problems, its account, its rules.
       const verdicts: TargetVerdict[] = (body.platforms ?? []).map((t, index) => {
-        const own = [...problems, ...accountErrors].filter((e) => e.param?.startsWith(`platforms[${index}]`)).map(problem);
+        const own = [...library.problems, ...problems, ...accountErrors].filter((e) => e.param?.startsWith(`platforms[${index}]`)).map(problem);
         const broken = (rules.get(index) ?? []).map(problem);
         const resolved = targets.find((r) => r.index === index);
         const meta = metas.get(index) ?? fromJson<AccountMeta>(found.get(`${t.platform}:${t.accountId}`)?.meta ?? null, {});

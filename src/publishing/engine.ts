@@ -15,6 +15,7 @@ import { StaleAttemptError, failure, type MediaItem, type PlatformAdapter, type 
 import type { Platform } from '../platforms/registry.ts';
 import type { AttemptsStore, Finish } from './attempts.ts';
 import type { Limits } from './limits.ts';
+import type { MediaPreparer } from '../media/publish-media.ts';
 import { firstCommentOf } from './comments.ts';
 import { UNKNOWN_OUTCOME_MESSAGE, decide, isPermanent, type RetryPolicy } from './policy.ts';
 
@@ -31,6 +32,8 @@ export interface EngineDeps {
   leaseMs: number;
   /** How often a waiting publishNow request re-reads target statuses written by other processes. */
   settlePollMs?: number;
+  /** Library media: the file (or fitted rendition) and URL each library item really sends, with its alt text. */
+  media?: MediaPreparer;
 }
 
 type Claimed = Extract<Awaited<ReturnType<AttemptsStore['claim']>>, { kind: 'claimed' }>;
@@ -110,7 +113,22 @@ export function createPublishingEngine(deps: EngineDeps) {
     }, Math.max(50, Math.floor(leaseMs / 3)));
     heartbeat.unref();
 
-    const { content, media, settings } = publishContent(post, target);
+    let prepared = publishContent(post, target);
+    if (deps.media) {
+      let p;
+      try {
+        p = await deps.media.prepare(target.api_key_id, platform, prepared);
+      } catch (err) {
+        clearInterval(heartbeat);
+        throw err;
+      }
+      if (!p.ok) {
+        clearInterval(heartbeat);
+        return p.category === 'media_rejected' ? { kind: 'failed', code: 'media_rejected', message: p.message } : onFailure(failure(p.category, p.message), target, 0);
+      }
+      prepared = p.content;
+    }
+    const { content, media, settings } = prepared;
     // Posted once the target is published, by the comment runner (comments.ts), never by publish.
     const firstComment = Boolean(adapter.comment && firstCommentOf(settings));
     const request: PublishRequest = {

@@ -6,6 +6,8 @@
 //   another key's webhook delivery on get and redeliver             → 404 NOT_FOUND; nothing sent again
 //   media URL at a private, loopback or link-local address form    → accepted at create, refused at publish: media_rejected, nothing fetched
 //   webhook URL at a private, loopback or link-local address form  → 400 VALIDATION_ERROR param url when saved; blocked when sent
+//   media import from a private, loopback or link-local address form → 400 VALIDATION_ERROR param url; nothing stored
+//   another key's media on get, PATCH and DELETE, or named in a post → 404 NOT_FOUND / 400 invalid_field_value at the item
 //   (control) the same URLs with HERALD_ALLOW_PRIVATE_NETWORKS=true → saved / published: the refusals are the address rule's
 //   webhook URL at a loopback form in the sandbox (setting unset)  → saved and delivered: a local receiver is the sandbox's first test
 //   webhook URL at a private form in the sandbox (setting unset)   → 400 naming HERALD_ALLOW_PRIVATE_NETWORKS; blocked when sent
@@ -49,6 +51,7 @@ let failed: any; // a post whose X target failed (retry would publish it)
 let draftId: string;
 let deliveryId: string;
 let revokedKey: string;
+let mediaId: string; // a library file of the owner's
 
 before(async () => {
   restoreLookup = overrideLookup({ [PRIVATE_HOST]: '10.0.0.1' });
@@ -73,6 +76,10 @@ before(async () => {
   await deleteADraft(h);
   await receiver.waitFor(1);
   deliveryId = (await listDeliveries(h))[0].id;
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+  const uploaded = await fetch(`${h.url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${h.key}`, 'content-type': 'image/png' }, body: png });
+  assert.equal(uploaded.status, 201);
+  mediaId = ((await uploaded.json()) as { id: string }).id;
   const k = await h.newKey('to-revoke');
   await h.runtime.keys.revoke(k.id);
   revokedKey = k.key;
@@ -114,6 +121,12 @@ const ROUTES = (): { method: string; template: string; path: string; body?: unkn
   { method: 'GET', template: '/v1/webhooks/deliveries/{id}', path: `/v1/webhooks/deliveries/${deliveryId}` },
   { method: 'POST', template: '/v1/webhooks/deliveries/{id}/redeliver', path: `/v1/webhooks/deliveries/${deliveryId}/redeliver` },
   { method: 'POST', template: '/v1/webhooks/test', path: '/v1/webhooks/test', body: { event: 'webhook.test' } },
+  { method: 'POST', template: '/v1/media', path: '/v1/media' },
+  { method: 'POST', template: '/v1/media/import', path: '/v1/media/import', body: { url: 'https://1.1.1.1/photo.jpg' } },
+  { method: 'GET', template: '/v1/media', path: '/v1/media' },
+  { method: 'GET', template: '/v1/media/{id}', path: `/v1/media/${mediaId}` },
+  { method: 'PATCH', template: '/v1/media/{id}', path: `/v1/media/${mediaId}`, body: { altText: 'changed' } },
+  { method: 'DELETE', template: '/v1/media/{id}', path: `/v1/media/${mediaId}` },
 ];
 
 /** What the owner has, as the owner sees it: compared before and after an attack. */
@@ -129,6 +142,7 @@ async function ownerView() {
     accounts: await get('/v1/accounts'),
     settings: await get('/v1/webhooks/settings'),
     delivery: await get(`/v1/webhooks/deliveries/${deliveryId}`),
+    media: await get('/v1/media'),
     tweets: x().ledger.list().map((e) => `${e.id}:${e.text}`),
     xCalls: x().calls.length,
     received: receiver.received.length,
@@ -225,6 +239,21 @@ describe("another key's resources", () => {
     assert.deepEqual(await ownerView(), before, 'nothing reached X');
   });
 
+  test("another key's media → 404 NOT_FOUND on get, PATCH and DELETE; named in a post → 400 invalid_field_value at the item", async () => {
+    const intruder = await h.newKey('borrower of media');
+    const before = await ownerView();
+    for (const r of ROUTES().filter((r) => r.template === '/v1/media/{id}')) {
+      const res = await h.request(r.method, r.path, { body: r.body, key: intruder.key });
+      assert.equal(res.status, 404, `${r.method} ${r.path}: ${res.text}`);
+      assert.deepEqual(Object.keys(res.body).sort(), ['code', 'error']);
+    }
+    const post = await h.request('POST', '/v1/posts', { key: intruder.key, body: { isDraft: true, content: 'x', mediaItems: [{ mediaId }] } });
+    assert.equal(post.status, 400, post.text);
+    assert.deepEqual({ type: post.body.type, code: post.body.code, param: post.body.param }, { type: 'invalid_request_error', code: 'invalid_field_value', param: 'mediaItems[0].mediaId' });
+    assert.deepEqual((await h.request('GET', '/v1/media', { key: intruder.key })).body.media, []);
+    assert.deepEqual(await ownerView(), before);
+  });
+
   test("another key's webhook delivery → 404 NOT_FOUND on get and redeliver; nothing is sent again", async () => {
     const intruder = await h.newKey('snoop');
     const before = await ownerView();
@@ -282,6 +311,25 @@ describe('SSRF: media URLs (fetched only when a target publishes, API.md section
   test('(control) with private networks allowed, the loopback media URL publishes: the refusals are the address rule', async () => {
     const post = await publishNow(h, { content: 'loopback media allowed', mediaItems: [{ type: 'image', url: mediaUrlAt(FORMS[0]!) }], platforms: [{ platform: 'twitter', accountId }] });
     assert.equal(post.status, 'published', JSON.stringify(post));
+  });
+});
+
+describe('SSRF: media imports (POST /v1/media/import, fetched at once, API.md section 10)', () => {
+  for (const form of FORMS) {
+    test(`import from ${form.label} → 400 VALIDATION_ERROR param url; nothing fetched, nothing stored`, async () => {
+      const res = await guarded.request('POST', '/v1/media/import', { body: { url: mediaUrlAt(form) } });
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.code, 'VALIDATION_ERROR');
+      assert.equal(res.body.param, 'url');
+      assert.match(res.body.error, /private, loopback or reserved/);
+      assert.deepEqual((await guarded.request('GET', '/v1/media')).body.media, []);
+    });
+  }
+
+  test('(control) with private networks allowed, the loopback sample imports: the refusals are the address rule', async () => {
+    const res = await h.request('POST', '/v1/media/import', { body: { url: mediaUrlAt(FORMS[0]!) } });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.contentType, 'image/jpeg');
   });
 });
 

@@ -24,7 +24,9 @@ interface Operation {
 
 let w: World;
 let doc: { paths: Record<string, Record<string, any>>; components?: { schemas?: Record<string, Schema> } };
-const real: { postIds: string[]; accounts: { platform: string; accountId: string }[] } = { postIds: [], accounts: [] };
+const real: { postIds: string[]; mediaIds: string[]; accounts: { platform: string; accountId: string }[] } = { postIds: [], mediaIds: [], accounts: [] };
+// A 1×1 PNG: what uploads send, besides whatever the generators make.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 let sent = 0;
 const statuses = new Map<string, number>();
 
@@ -59,12 +61,16 @@ function operations(): Operation[] {
 const FRESH_POST = '<a post created for this request>';
 
 /** Path parameters: mostly real ids, so successes are exercised too, sometimes made up ones. */
-function pathValue(name: string, schema: Schema): fc.Arbitrary<string> {
+function pathValue(name: string, schema: Schema, path: string): fc.Arbitrary<string> {
+  if (path.startsWith('/v1/media/') && name === 'id') {
+    return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...real.mediaIds) }, { weight: 1, arbitrary: fc.constantFrom('med_nope', 'x'.repeat(100), '...') });
+  }
   if (name === 'postId') {
     return fc.oneof(
       { weight: 6, arbitrary: fc.constant(FRESH_POST) },
       { weight: 1, arbitrary: fc.constantFrom(...real.postIds) },
-      { weight: 1, arbitrary: fc.constantFrom('post_nope', 'x'.repeat(100), '%20', '..') },
+      // Not '..': the URL parser resolves it away, and PATCH /v1/posts/.. is PATCH /v1/, another route.
+      { weight: 1, arbitrary: fc.constantFrom('post_nope', 'x'.repeat(100), '%20', '...') },
     );
   }
   if (name === 'accountId') return fc.oneof(fc.constantFrom(...real.accounts.map((a) => a.accountId)), fc.string({ minLength: 1, maxLength: 20 }));
@@ -87,7 +93,7 @@ function postBodies(): fc.Arbitrary<unknown> {
 }
 
 function requestFor(op: Operation) {
-  const path = fc.record(Object.fromEntries(op.params.filter((p) => p.in === 'path').map((p) => [p.name, pathValue(p.name, p.schema)])));
+  const path = fc.record(Object.fromEntries(op.params.filter((p) => p.in === 'path').map((p) => [p.name, pathValue(p.name, p.schema, op.path)])));
   const queryParams = op.params.filter((p) => p.in === 'query');
   const validQuery = fc.record(Object.fromEntries(queryParams.map((p) => [p.name, arbitraryFor(p.schema)])), { requiredKeys: queryParams.filter((p) => p.required).map((p) => p.name) });
   const query =
@@ -98,7 +104,19 @@ function requestFor(op: Operation) {
           { weight: 1, arbitrary: validQuery.map((q) => ({ ...q, surprise: 'x' })) },
           { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...queryParams.map((p) => p.name)), fc.string({ maxLength: 10 })) },
         );
-  const bodies: fc.Arbitrary<{ raw?: string; json?: unknown; type?: string }>[] = [fc.constant({})];
+  const bodies: fc.Arbitrary<{ raw?: string | Uint8Array; json?: unknown; type?: string }>[] = [fc.constant({})];
+  if (op.method === 'POST' && op.path === '/v1/media') {
+    // The upload takes the file itself: real images (declared right or wrong), cut ones, and other bytes.
+    bodies.push(
+      fc.constantFrom<{ raw: Uint8Array; type: string }>(
+        { raw: PNG, type: 'image/png' },
+        { raw: PNG, type: 'image/jpeg' },
+        { raw: PNG.subarray(0, 40), type: 'image/png' },
+        { raw: new Uint8Array(0), type: 'image/png' },
+      ),
+      fc.uint8Array({ maxLength: 600 }).map((raw) => ({ raw, type: 'application/octet-stream' })),
+    );
+  }
   if (op.body) {
     bodies.push(arbitraryFor(op.body).map((json) => ({ json })), invalidFor(op.body).map((json) => ({ json })));
     if (op.path === '/v1/posts' && op.method === 'POST') bodies.push(postBodies().map((json) => ({ json })), postBodies().map((json) => ({ json })));
@@ -139,6 +157,10 @@ before(async () => {
     const c = await connectAccount(w.h, p, { sandbox_pages: '1' });
     real.accounts.push({ platform: p, accountId: c.accountId });
   }
+  for (let i = 0; i < 4; i++) {
+    const up = await fetch(`${w.h.url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${w.h.key}`, 'content-type': 'image/png' }, body: PNG });
+    real.mediaIds.push(((await up.json()) as { id: string }).id);
+  }
   for (let i = 0; i < 3; i++) {
     const post = await w.h.request('POST', '/v1/posts', { body: { content: `seed ${i}`, isDraft: true } });
     real.postIds.push(post.body.id);
@@ -164,7 +186,7 @@ test(`every operation of /openapi.json survives ${RUNS_PER_OPERATION} generated 
         if (r.auth === 'good') headers.authorization = `Bearer ${w.h.key}`;
         if (r.auth === 'bad') headers.authorization = 'Bearer hk_not_a_real_key_at_all_0000000000000000000';
         if (r.idempotencyKey) headers['idempotency-key'] = r.idempotencyKey;
-        let payload: string | undefined;
+        let payload: string | Uint8Array | undefined;
         if (r.body.json !== undefined) {
           payload = JSON.stringify(r.body.json);
           headers['content-type'] = 'application/json';

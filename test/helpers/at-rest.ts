@@ -55,9 +55,11 @@ export async function findInDatabase(db: Db, needles: string[]): Promise<{ found
   return { found, tables: tables.map((t) => t.name), values };
 }
 
-/** On SQLite: which needles appear anywhere in the files of the data directory (database, WAL, journal). */
+/** On SQLite: which needles appear anywhere in the files of the data directory (database, WAL, journal, media). */
 export function findInFiles(dataDir: string, needles: string[]): string[] {
-  const bytes = readdirSync(dataDir).map((f) => readFileSync(join(dataDir, f)));
+  // Every file below it, the media folder's included.
+  const files = readdirSync(dataDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  const bytes = files.map((e) => readFileSync(join(e.parentPath, e.name)));
   return needles.filter((n) => bytes.some((b) => b.includes(Buffer.from(n, 'utf8'))));
 }
 

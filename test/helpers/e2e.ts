@@ -17,10 +17,14 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function startWorld(options: StartOptions & { emulatorList?: Emulator[] } = {}): Promise<World> {
-  const emulators = options.emulatorList ?? createEmulators({ processingMs: 30 });
+export async function startWorld(options: StartOptions & { emulatorList?: Emulator[]; mediaOrigins?: string[] } = {}): Promise<World> {
+  // The emulators download media from the Herald under test (its public media URLs), as platforms do, and
+  // from any other origin the test names (an S3 endpoint serving presigned URLs).
+  const mediaOrigins: string[] = [...(options.mediaOrigins ?? [])];
+  const emulators = options.emulatorList ?? createEmulators({ processingMs: 30, mediaOrigins: () => mediaOrigins });
   const server = await startEmulatorServer(emulators);
   const h = await startHerald({ emulators: server, ...options });
+  mediaOrigins.push(new URL(h.url).origin);
   return {
     server,
     h,

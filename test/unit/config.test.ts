@@ -78,3 +78,30 @@ test('loopback webhook receivers: allowed by default in the sandbox only; HERALD
   assert.equal(loadConfig({ ...real, HERALD_ALLOW_PRIVATE_NETWORKS: 'true' }).allowLoopback, true);
   assert.equal(loadConfig({ HERALD_ALLOW_PRIVATE_NETWORKS: 'false' }).allowLoopback, false, 'an explicit false holds in the sandbox too');
 });
+
+test('media settings: the disk store under the data dir by default, S3 with its bucket, limits validated', () => {
+  const d = loadConfig({ HERALD_DATA_DIR: '/var/herald/' }).media;
+  assert.deepEqual(d.store, { kind: 'disk', root: '/var/herald/media' });
+  assert.deepEqual([d.maxBytes, d.retentionDays, d.quotaBytes, d.ffprobePath], [1024 ** 3, 30, 10 * 1024 ** 3, 'ffprobe']);
+  const s3 = loadConfig({
+    HERALD_MEDIA_STORE: 's3',
+    HERALD_S3_BUCKET: 'media',
+    HERALD_S3_ENDPOINT: 'http://127.0.0.1:9000/',
+    HERALD_S3_ACCESS_KEY_ID: 'id',
+    HERALD_S3_SECRET_ACCESS_KEY: 'secret',
+    HERALD_S3_FORCE_PATH_STYLE: 'true',
+  }).media.store;
+  assert.deepEqual(s3, { kind: 's3', bucket: 'media', region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', accessKeyId: 'id', secretAccessKey: 'secret', forcePathStyle: true, urlTtlSeconds: 21_600 });
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ HERALD_MEDIA_STORE: 'ftp' }, /^HERALD_MEDIA_STORE:/],
+    [{ HERALD_MEDIA_STORE: 's3' }, /^HERALD_S3_BUCKET: is required/],
+    [{ HERALD_MEDIA_STORE: 's3', HERALD_S3_BUCKET: 'b', HERALD_S3_ACCESS_KEY_ID: 'id' }, /^HERALD_S3_SECRET_ACCESS_KEY:/],
+    [{ HERALD_MEDIA_STORE: 's3', HERALD_S3_BUCKET: 'b', HERALD_S3_ENDPOINT: 'minio:9000' }, /^HERALD_S3_ENDPOINT:/],
+    [{ HERALD_MEDIA_MAX_BYTES: '1GB' }, /^HERALD_MEDIA_MAX_BYTES:/],
+    [{ HERALD_MEDIA_RETENTION_DAYS: '0' }, /^HERALD_MEDIA_RETENTION_DAYS:/],
+    [{ HERALD_MEDIA_QUOTA_BYTES: '-1' }, /^HERALD_MEDIA_QUOTA_BYTES:/],
+  ];
+  for (const [env, message] of cases) {
+    assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && message.test(err.message), JSON.stringify(env));
+  }
+});

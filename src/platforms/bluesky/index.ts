@@ -1,6 +1,7 @@
 // Bluesky: everything Herald needs to know, as one descriptor.
 import { createBlueskyEmulator } from '../../sandbox/bluesky/emulator.ts';
 import type { PlatformDescriptor } from '../descriptor.ts';
+import { BLUESKY_MEDIA_RULES } from './media-rules.ts';
 import { createBlueskyAdapter } from './adapter.ts';
 import { BLUESKY_INFO, TEXT_LIMITS } from './info.ts';
 import { BlueskySettingsSchema } from './settings.ts';
@@ -19,6 +20,7 @@ export const bluesky = {
   validate: validateBluesky,
   // Bluesky counts extended grapheme clusters (an emoji with a skin tone is one).
   characters: (text) => ({ used: graphemeLength(text), limit: TEXT_LIMITS.maxGraphemes }),
+  mediaRules: BLUESKY_MEDIA_RULES,
   createAdapter: (deps) => createBlueskyAdapter(deps),
   sandbox: { mount: 'bluesky', createEmulator: createBlueskyEmulator },
   postUrlExample: 'https://bsky.app/profile/sample.bsky.social/post/{id}',

@@ -76,8 +76,11 @@ export async function published(ctx: FacebookContext, req: PublishRequest, id: s
   return { ok: true, platformPostId: id, platformPostUrl: url };
 }
 
-/** Uploads a photo without publishing it (for albums and photo stories); nothing is public yet. */
-export async function stagePhoto(ctx: FacebookContext, req: PublishRequest, url: string): Promise<GraphAnswer> {
+/**
+ * Uploads a photo without publishing it (for albums and photo stories); nothing is public yet. altText
+ * goes as the photo's alt_text_custom (Graph API Photo reference: the user-provided alternative text).
+ */
+export async function stagePhoto(ctx: FacebookContext, req: PublishRequest, url: string, altText?: string): Promise<GraphAnswer> {
   const { pageId, token } = page(req);
-  return ctx.graph.post(`/${pageId}/photos`, token, { url, published: false }, { label: 'Facebook photo upload', signal: req.signal });
+  return ctx.graph.post(`/${pageId}/photos`, token, { url, published: false, alt_text_custom: altText || undefined }, { label: 'Facebook photo upload', signal: req.signal });
 }

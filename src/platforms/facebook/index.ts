@@ -6,12 +6,14 @@ import { createFacebookAdapter } from './adapter.ts';
 import { FACEBOOK_LIMITS, facebookInfo } from './info.ts';
 import { FacebookSettingsSchema } from './settings.ts';
 import { validateFacebook } from './validate.ts';
+import { FACEBOOK_MEDIA_RULES } from './media-rules.ts';
 
 export const facebook = {
   name: 'facebook',
   app: META_APP,
   info: facebookInfo,
   settingsSchema: FacebookSettingsSchema,
+  mediaRules: FACEBOOK_MEDIA_RULES,
   // SPEC's post-level facebookSettings; a target's platformSpecificData overrides its fields.
   postLevel: { field: 'facebookSettings', schema: FacebookSettingsSchema },
   validate: (target) => validateFacebook(target),

@@ -1,6 +1,6 @@
 // Facebook Page publishing by the shape of the target: text/link, one photo, an album of photos, one
 // video, a reel or a story. Reels, videos and stories live in publish-video.ts.
-import { failure, type PublishOutcome, type PublishRequest } from '../types.ts';
+import { failure, type MediaItem, type PublishOutcome, type PublishRequest } from '../types.ts';
 import { str } from '../meta/graph.ts';
 import { page, published, readCheckpoint, settingsOf, stagePhoto, type FacebookContext } from './common.ts';
 import { publishPhotoStory, publishReel, publishVideo, publishVideoStory } from './publish-video.ts';
@@ -23,8 +23,8 @@ export async function publishFacebook(ctx: FacebookContext, req: PublishRequest)
   const video = videos[0];
   if (video) return publishVideo(ctx, req, video.url);
   const image = images[0];
-  if (images.length === 1 && image) return publishPhoto(ctx, req, image.url);
-  if (images.length > 1) return publishAlbum(ctx, req, images.map((i) => i.url));
+  if (images.length === 1 && image) return publishPhoto(ctx, req, image.url, image.altText);
+  if (images.length > 1) return publishAlbum(ctx, req, images);
   return publishText(ctx, req, settings.link);
 }
 
@@ -42,12 +42,12 @@ async function publishText(ctx: FacebookContext, req: PublishRequest, link: stri
   return published(ctx, req, id, `https://www.facebook.com/${id}`);
 }
 
-async function publishPhoto(ctx: FacebookContext, req: PublishRequest, url: string): Promise<PublishOutcome> {
+async function publishPhoto(ctx: FacebookContext, req: PublishRequest, url: string, altText?: string): Promise<PublishOutcome> {
   const { pageId, token } = page(req);
   const res = await ctx.graph.post(
     `/${pageId}/photos`,
     token,
-    { url, message: req.content || undefined },
+    { url, message: req.content || undefined, alt_text_custom: altText || undefined },
     { label: 'Facebook photo post', creates: true, signal: req.signal },
   );
   if (!res.ok) return res.failure;
@@ -58,14 +58,14 @@ async function publishPhoto(ctx: FacebookContext, req: PublishRequest, url: stri
 }
 
 /** Several photos: each staged unpublished, then one feed post attaching them all. */
-async function publishAlbum(ctx: FacebookContext, req: PublishRequest, urls: string[]): Promise<PublishOutcome> {
+async function publishAlbum(ctx: FacebookContext, req: PublishRequest, images: MediaItem[]): Promise<PublishOutcome> {
   const { pageId, token } = page(req);
   const cp = readCheckpoint(req.checkpoint);
-  let photoIds = cp?.flow === 'album' && cp.photoIds.length === urls.length ? cp.photoIds : undefined;
+  let photoIds = cp?.flow === 'album' && cp.photoIds.length === images.length ? cp.photoIds : undefined;
   if (!photoIds) {
     photoIds = [];
-    for (const url of urls) {
-      const staged = await stagePhoto(ctx, req, url);
+    for (const image of images) {
+      const staged = await stagePhoto(ctx, req, image.url, image.altText);
       if (!staged.ok) return staged.failure;
       const id = str(staged.body, 'id');
       if (!id) return failure('platform_unavailable', 'Facebook photo upload: the answer carried no photo id');

@@ -6,12 +6,14 @@ import { createInstagramAdapter } from './adapter.ts';
 import { INSTAGRAM_LIMITS, instagramInfo } from './info.ts';
 import { InstagramSettingsSchema } from './settings.ts';
 import { validateInstagram } from './validate.ts';
+import { INSTAGRAM_MEDIA_RULES } from './media-rules.ts';
 
 export const instagram = {
   name: 'instagram',
   app: META_APP,
   info: instagramInfo,
   settingsSchema: InstagramSettingsSchema,
+  mediaRules: INSTAGRAM_MEDIA_RULES,
   validate: (target) => validateInstagram(target),
   characters: (text) => ({ used: [...text].length, limit: INSTAGRAM_LIMITS.maxCaptionChars }),
   createAdapter: createInstagramAdapter,

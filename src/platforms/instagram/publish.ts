@@ -1,11 +1,19 @@
 // Instagram publishing: container(s) → wait for FINISHED → quota check → media_publish → permalink →
 // optional first comment. The container id is checkpointed before media_publish, the only public step.
-import { failure, type PublishOutcome, type PublishRequest } from '../types.ts';
+import { failure, type MediaItem, type PublishOutcome, type PublishRequest } from '../types.ts';
 import { DEFAULT_QUOTA_WAIT_MS } from '../meta/graph-errors.ts';
 import { str, type GraphParams } from '../meta/graph.ts';
 import { awaitFinished, containerFailure, containerStatus, createContainer, readQuota } from './containers.ts';
 import { findPublished, readCheckpoint, type InstagramContext } from './lookup.ts';
 import type { InstagramSettings } from './settings.ts';
+
+/**
+ * Alt text of an image: Instagram takes alt_text on image containers (feed images and carousel items) since
+ * March 2025; Reels and stories do not (Content Publishing guide).
+ */
+function altTextParam(item: MediaItem): { alt_text?: string } {
+  return item.type === 'image' && item.altText ? { alt_text: item.altText } : {};
+}
 
 export async function publishInstagram(ctx: InstagramContext, req: PublishRequest): Promise<PublishOutcome> {
   const igUserId = req.account.accountId;
@@ -85,12 +93,12 @@ async function createPostContainer(ctx: InstagramContext, req: PublishRequest, s
       const params = { media_type: 'REELS', video_url: first.url, caption, share_to_feed: settings.shareToFeed ?? true, ...collaboratorsParam(settings) };
       return createContainer(ctx.graph, igUserId, token, params, 'Instagram reel container', req.signal);
     }
-    return createContainer(ctx.graph, igUserId, token, { image_url: first.url, caption, ...collaboratorsParam(settings) }, 'Instagram image container', req.signal);
+    return createContainer(ctx.graph, igUserId, token, { image_url: first.url, caption, ...altTextParam(first), ...collaboratorsParam(settings) }, 'Instagram image container', req.signal);
   }
 
   const children: string[] = [];
   for (const item of req.media) {
-    const source = item.type === 'video' ? { media_type: 'VIDEO', video_url: item.url } : { image_url: item.url };
+    const source = item.type === 'video' ? { media_type: 'VIDEO', video_url: item.url } : { image_url: item.url, ...altTextParam(item) };
     const child = await createContainer(ctx.graph, igUserId, token, { is_carousel_item: true, ...source }, 'Instagram carousel item container', req.signal);
     if (!child.ok) return child;
     children.push(child.id);

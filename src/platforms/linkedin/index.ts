@@ -1,6 +1,7 @@
 // LinkedIn: everything Herald needs to know, as one descriptor.
 import { createLinkedInEmulator } from '../../sandbox/linkedin/emulator.ts';
 import type { PlatformDescriptor } from '../descriptor.ts';
+import { LINKEDIN_MEDIA_RULES } from './media-rules.ts';
 import { createLinkedInAdapter } from './adapter.ts';
 import { API_VERSION_PATTERN, DEFAULT_API_VERSION, LIMITS, LINKEDIN_INFO } from './info.ts';
 import { LinkedInSettingsSchema } from './settings.ts';
@@ -21,6 +22,7 @@ export const linkedin = {
   validate: validateLinkedIn,
   // Counted in UTF-16 units, the stricter reading of LinkedIn's 3,000 characters.
   characters: (text) => ({ used: text.length, limit: LIMITS.commentary }),
+  mediaRules: LINKEDIN_MEDIA_RULES,
   createAdapter: createLinkedInAdapter,
   sandbox: { mount: 'linkedin', authPath: '/oauth/v2/authorization', createEmulator: createLinkedInEmulator },
   // The post id is the URN itself.

@@ -1,6 +1,7 @@
 // Mastodon: everything Herald needs to know, as one descriptor.
 import { createMastodonEmulator } from '../../sandbox/mastodon/emulator.ts';
 import type { PlatformDescriptor } from '../descriptor.ts';
+import { MASTODON_MEDIA_RULES } from './media-rules.ts';
 import { limitsOf } from './limits.ts';
 import { statusLength } from './text.ts';
 import { createMastodonAdapter } from './adapter.ts';
@@ -24,6 +25,7 @@ export const mastodon = {
     const limits = limitsOf(account.meta);
     return { used: statusLength(text, '', limits.charactersReservedPerUrl), limit: limits.maxCharacters };
   },
+  mediaRules: MASTODON_MEDIA_RULES,
   createAdapter: createMastodonAdapter,
   sandbox: { mount: 'mastodon', authPath: '/oauth/authorize', createEmulator: createMastodonEmulator },
   postUrlExample: 'https://mastodon.social/@sample_user/{id}',

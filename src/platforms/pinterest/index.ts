@@ -1,6 +1,7 @@
 // Pinterest: everything Herald needs to know, as one descriptor.
 import { createPinterestEmulator } from '../../sandbox/pinterest/emulator.ts';
 import type { PlatformDescriptor } from '../descriptor.ts';
+import { PINTEREST_MEDIA_RULES } from './media-rules.ts';
 import { createPinterestAdapter } from './adapter.ts';
 import { PINTEREST_INFO, TEXT_LIMITS } from './info.ts';
 import { PinterestSettingsSchema } from './settings.ts';
@@ -19,6 +20,7 @@ export const pinterest = {
   validate: validatePinterest,
   // The description is the content, counted in code points.
   characters: (text) => ({ used: [...text].length, limit: TEXT_LIMITS.description }),
+  mediaRules: PINTEREST_MEDIA_RULES,
   createAdapter: (deps) => createPinterestAdapter(deps),
   sandbox: { mount: 'pinterest', authPath: '/oauth/', createEmulator: (options) => createPinterestEmulator(options) },
   postUrlExample: 'https://www.pinterest.com/pin/{id}/',

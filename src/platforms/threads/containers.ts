@@ -74,8 +74,10 @@ async function postContainer(ctx: PublishContext, form: Query): Promise<Outcome<
   return { ok: true, containerId };
 }
 
+/** An image's or video's container fields; alt_text is taken on both (Threads API, Accessibility). */
 function mediaFields(item: MediaItem): Query {
-  return item.type === 'video' ? { media_type: 'VIDEO', video_url: item.url } : { media_type: 'IMAGE', image_url: item.url };
+  const alt = item.altText ? { alt_text: item.altText } : {};
+  return item.type === 'video' ? { media_type: 'VIDEO', video_url: item.url, ...alt } : { media_type: 'IMAGE', image_url: item.url, ...alt };
 }
 
 /**

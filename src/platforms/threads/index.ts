@@ -5,6 +5,7 @@ import { createThreadsAdapter } from './adapter.ts';
 import { THREADS_INFO, THREADS_LIMITS } from './info.ts';
 import { ThreadsSettingsSchema } from './settings.ts';
 import { threadsTextLength, validateThreads } from './validate.ts';
+import { THREADS_MEDIA_RULES } from './media-rules.ts';
 
 export const threads = {
   name: 'threads',
@@ -15,6 +16,7 @@ export const threads = {
   },
   info: THREADS_INFO,
   settingsSchema: ThreadsSettingsSchema,
+  mediaRules: THREADS_MEDIA_RULES,
   validate: validateThreads,
   // Emoji count as their UTF-8 length (Threads' own rule).
   characters: (text) => ({ used: threadsTextLength(text), limit: THREADS_LIMITS.maxTextLength }),

@@ -17,7 +17,8 @@ export function buildSteps(request: Pick<PublishRequest, 'content' | 'media' | '
   const replyControl = settings.replyControl;
   const steps: Step[] = [{ index: 0, text: request.content, media: request.media, replyControl, topicTag: settings.topicTag }];
   (settings.threadItems ?? []).forEach((item, i) => {
-    steps.push({ index: i + 1, text: item.content, media: item.mediaItems ?? [], replyControl });
+    // Media items arrive resolved (library items carry their type and URL), so each is a MediaItem.
+    steps.push({ index: i + 1, text: item.content, media: (item.mediaItems ?? []) as MediaItem[], replyControl });
   });
   return steps;
 }

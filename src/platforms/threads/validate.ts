@@ -78,7 +78,7 @@ export function validateThreads(target: TargetContent, _account: { meta: Account
   const out = checkPost(target.content, target.media, { text: 'content', media: 'media' });
   (settings.threadItems ?? []).forEach((item, i) => {
     const prefix = `settings.threadItems[${i}]`;
-    out.push(...checkPost(item.content, item.mediaItems ?? [], { text: `${prefix}.content`, media: `${prefix}.mediaItems` }));
+    out.push(...checkPost(item.content, (item.mediaItems ?? []) as MediaItem[], { text: `${prefix}.content`, media: `${prefix}.mediaItems` }));
   });
   if (settings.topicTag !== undefined) {
     const problem = topicTagProblem(settings.topicTag);

@@ -5,6 +5,7 @@ import { createTikTokAdapter } from './adapter.ts';
 import { LIMITS, TIKTOK_INFO } from './info.ts';
 import { TikTokSettingsSchema } from './settings.ts';
 import { validateTikTok } from './validate.ts';
+import { TIKTOK_MEDIA_RULES } from './media-rules.ts';
 
 export const tiktok = {
   name: 'tiktok',
@@ -15,6 +16,7 @@ export const tiktok = {
   },
   info: TIKTOK_INFO,
   settingsSchema: TikTokSettingsSchema,
+  mediaRules: TIKTOK_MEDIA_RULES,
   // SPEC's post-level tiktokSettings; a target's platformSpecificData overrides its fields.
   postLevel: { field: 'tiktokSettings', schema: TikTokSettingsSchema },
   validate: validateTikTok,

@@ -58,7 +58,8 @@ export function validateTikTok(target: TargetContent, account: { meta: AccountMe
       out.push({ field: 'content', message: `TikTok photo descriptions are at most ${LIMITS.photoDescription} characters` });
     }
     shape.photos.forEach((photo, i) => {
-      if (looksLikePng(photo.url)) out.push({ field: `media[${i}]`, message: 'TikTok photo posts take JPEG or WebP images, not PNG' });
+      // Library images are checked on their bytes against the media rules (and a PNG fitted to a JPEG).
+      if (!photo.mediaId && looksLikePng(photo.url)) out.push({ field: `media[${i}]`, message: 'TikTok photo posts take JPEG or WebP images, not PNG' });
     });
   }
   return out;

@@ -5,6 +5,7 @@ import { createTwitterAdapter } from './adapter.ts';
 import { MAX_TEXT_WEIGHTED, PAID_MAX_TEXT_WEIGHTED, hasPaidSubscription, twitterInfo } from './info.ts';
 import { TwitterSettingsSchema } from './settings.ts';
 import { validateTwitterTarget, weightedLength } from './validate.ts';
+import { TWITTER_MEDIA_RULES } from './media-rules.ts';
 
 export const twitter = {
   name: 'twitter',
@@ -15,6 +16,7 @@ export const twitter = {
   },
   info: twitterInfo,
   settingsSchema: TwitterSettingsSchema,
+  mediaRules: TWITTER_MEDIA_RULES,
   validate: validateTwitterTarget,
   characters: (text, account) => ({ used: weightedLength(text), limit: hasPaidSubscription(account.meta) ? PAID_MAX_TEXT_WEIGHTED : MAX_TEXT_WEIGHTED }),
   createAdapter: createTwitterAdapter,

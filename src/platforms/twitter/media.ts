@@ -119,7 +119,24 @@ async function uploadChunked(
   return ready.ok ? { ok: true, mediaId } : ready;
 }
 
+/**
+ * Alt text for an uploaded image or GIF (X: POST /2/media/metadata, alt_text ≤ 1,000 characters; videos take
+ * none). Sent before the post that attaches the media; a refusal fails the upload like any media refusal.
+ */
+async function setAltText(deps: AdapterDeps, token: string, mediaId: string, text: string, signal?: AbortSignal): Promise<Outcome<object>> {
+  const res = await callX(deps, { method: 'POST', path: '/2/media/metadata', token, body: { json: { id: mediaId, metadata: { alt_text: { text } } } }, signal });
+  if (!isSuccess(res)) return mediaFailure(xFailure(res, deps.clock.now(), 'X refused the alt text'));
+  return { ok: true };
+}
+
 export async function uploadMedia(deps: AdapterDeps, token: string, item: MediaItem, signal?: AbortSignal): Promise<Outcome<{ mediaId: string }>> {
+  const up = await uploadFile(deps, token, item, signal);
+  if (!up.ok || !item.altText || item.type !== 'image') return up;
+  const alt = await setAltText(deps, token, up.mediaId, item.altText, signal);
+  return alt.ok ? up : alt;
+}
+
+async function uploadFile(deps: AdapterDeps, token: string, item: MediaItem, signal?: AbortSignal): Promise<Outcome<{ mediaId: string }>> {
   const fetched = await deps.media.fetch(item.url, { maxBytes: item.type === 'video' ? VIDEO_MAX_BYTES : GIF_MAX_BYTES });
   if (!fetched.ok) return failure(fetched.transient ? 'platform_unavailable' : 'media_rejected', fetched.message);
   const mediaType = mediaTypeOf(item, fetched);

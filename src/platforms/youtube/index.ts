@@ -1,6 +1,7 @@
 // YouTube: everything Herald needs to know, as one descriptor.
 import { createYouTubeEmulator } from '../../sandbox/youtube/emulator.ts';
 import type { PlatformDescriptor } from '../descriptor.ts';
+import { YOUTUBE_MEDIA_RULES } from './media-rules.ts';
 import { createYouTubeAdapter } from './adapter.ts';
 import { TEXT_LIMITS, YOUTUBE_INFO } from './info.ts';
 import { YouTubeSettingsSchema } from './settings.ts';
@@ -21,6 +22,7 @@ export const youtube = {
   validate: validateYouTube,
   // The content is the video's description: YouTube counts its UTF-8 bytes.
   characters: (text) => ({ used: Buffer.byteLength(text, 'utf8'), limit: TEXT_LIMITS.descriptionBytes }),
+  mediaRules: YOUTUBE_MEDIA_RULES,
   createAdapter: (deps) => createYouTubeAdapter(deps),
   sandbox: { mount: 'youtube', authPath: '/o/oauth2/v2/auth', createEmulator: createYouTubeEmulator },
   postUrlExample: 'https://www.youtube.com/watch?v={id}',

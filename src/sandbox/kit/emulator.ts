@@ -223,4 +223,9 @@ export interface EmulatorOptions {
   clientSecret?: string;
   /** How long platform-side processing (containers, uploads, publish status) takes, in ms (default 50). */
   processingMs?: number;
+  /**
+   * Origins whose media URLs the emulators really download, as the platform would (Herald's own media
+   * address): read on each use. Other URLs are not fetched. Default none.
+   */
+  mediaOrigins?: () => readonly string[];
 }

@@ -7,7 +7,11 @@ export interface LedgerEntry {
   /** post, reply (thread item), edit, story, reel, ... */
   kind: string;
   text: string;
-  media: { type: string; url: string }[];
+  /**
+   * What the post carries. Media the platform pulled or received also says what arrived (bytes, digest, type,
+   * pixel size) and its alt text, when the platform was given one.
+   */
+  media: { type: string; url: string; altText?: string; bytes?: number; sha256?: string; contentType?: string; width?: number; height?: number }[];
   createdAt: number;
   /** Anything else worth asserting on (privacy level, reply-to id, previous id of an edit). */
   extra?: Record<string, unknown>;

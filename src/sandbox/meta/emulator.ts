@@ -39,6 +39,7 @@ export function createMetaEmulator(options: MetaEmulatorOptions = {}): Emulator 
     processingMs: options.processingMs ?? 50,
     publishQuota: options.publishQuota ?? 50,
     accountsPageSize: options.accountsPageSize ?? 25,
+    mediaOrigins: options.mediaOrigins ?? (() => []),
     buc: new WeakMap(),
   };
 

@@ -25,6 +25,8 @@ export interface MetaContext {
   processingMs: number;
   publishQuota: number;
   accountsPageSize: number;
+  /** Origins whose media the emulator downloads, as Meta's crawler would (EmulatorOptions.mediaOrigins). */
+  mediaOrigins: () => readonly string[];
   /** Whose Business Use Case a request counted against, for X-Business-Use-Case-Usage. */
   buc: WeakMap<FastifyRequest, { id: string; type: 'pages' | 'instagram' }>;
 }

@@ -6,6 +6,7 @@ import { unreachableMediaUrl } from '../kit/media-urls.ts';
 import { authenticate, badParam, fieldsOf, graphError, hasScope, igAccess, missingObject, paginate, param, select, type MetaContext } from './graph-http.ts';
 import type { IgContainer, IgMediaType } from './state.ts';
 import { containerCode, mediaView } from './views.ts';
+import { pullable, pullMedia } from '../kit/pull.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 const MAX_CAPTION = 2_200;
@@ -44,7 +45,15 @@ export function instagramRoutes(app: FastifyInstance, ctx: MetaContext): void {
     const { id: igId } = req.params as { id: string };
     if (!igAccess(ctx, req, reply, igId, 'instagram_content_publish')) return reply;
     const created = createContainer(ctx, req, reply, igId, emulatorBaseUrl(req, app.prefix));
-    return created ? { id: created.id } : reply;
+    if (!created) return reply;
+    // Meta downloads the file when the container is made; the sandbox does so for its media origins.
+    const url = created.imageUrl ?? created.videoUrl;
+    if (url && pullable(url, ctx.mediaOrigins())) {
+      const pulled = await pullMedia(url);
+      if (pulled.ok) created.pulled = pulled.media;
+      else created.error ??= `Error: Media download has failed: ${pulled.message}`;
+    }
+    return { id: created.id };
   });
 
   app.get('/:v/:id/media', async (req, reply) => {
@@ -87,7 +96,7 @@ export function instagramRoutes(app: FastifyInstance, ctx: MetaContext): void {
       accountId: igId,
       kind: 'media',
       text: container.caption,
-      media: items.map((c) => (c.videoUrl ? { type: 'video', url: c.videoUrl } : { type: 'image', url: c.imageUrl ?? '' })),
+      media: items.map((c) => ({ ...(c.videoUrl ? { type: 'video', url: c.videoUrl } : { type: 'image', url: c.imageUrl ?? '' }), ...(c.altText ? { altText: c.altText } : {}), ...c.pulled })),
       createdAt: now,
       extra: {
         mediaType,
@@ -178,6 +187,7 @@ function createContainer(ctx: MetaContext, req: FastifyRequest, reply: FastifyRe
     container = {
       ...base,
       ...(isVideo ? { videoUrl: url } : { imageUrl: url }),
+      ...(!isVideo && param(req, 'alt_text') ? { altText: param(req, 'alt_text') } : {}),
       ...(mediaType === 'REELS' ? { shareToFeed: param(req, 'share_to_feed') !== 'false' } : {}),
       readyAt: now + ctx.processingMs,
       ...(error ? { error } : {}),

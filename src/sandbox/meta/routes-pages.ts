@@ -82,7 +82,7 @@ export function pageRoutes(app: FastifyInstance, ctx: MetaContext): void {
       accountId: pageId,
       kind: 'post',
       text: message,
-      media: photos.map((p) => ({ type: 'image', url: p!.url })),
+      media: photos.map((p) => ({ type: 'image', url: p!.url, ...(p!.altText ? { altText: p!.altText } : {}) })),
       createdAt: now,
       ...(link ? { extra: { link } } : {}),
     });
@@ -115,13 +115,14 @@ export function pageRoutes(app: FastifyInstance, ctx: MetaContext): void {
     if ([...message].length > MAX_MESSAGE) return badParam(reply, `The message is too long: at most ${MAX_MESSAGE} characters`);
     const now = ctx.now();
     const id = state.nextId();
-    const photo = { id, pageId, url: url.toString(), published, used: published, createdAt: now } as const;
+    const altText = param(req, 'alt_text_custom');
+    const photo = { id, pageId, url: url.toString(), published, used: published, createdAt: now, ...(altText ? { altText } : {}) } as const;
     state.photos.set(id, { ...photo });
     if (!published) return { id };
     const postId = `${pageId}_${state.nextId()}`;
     state.photos.get(id)!.postId = postId;
     state.posts.set(postId, { id: postId, pageId, message, createdAt: now, kind: 'photo', photoIds: [id] });
-    ledger.record({ id: postId, accountId: pageId, kind: 'photo', text: message, media: [{ type: 'image', url: photo.url }], createdAt: now, extra: { photoId: id } });
+    ledger.record({ id: postId, accountId: pageId, kind: 'photo', text: message, media: [{ type: 'image', url: photo.url, ...(altText ? { altText } : {}) }], createdAt: now, extra: { photoId: id } });
     return { id, post_id: postId };
   });
 

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { PersistLimits } from '../kit/emulator.ts';
 import { newest } from '../kit/persistence.ts';
+import type { PulledMedia } from '../kit/pull.ts';
 
 export interface IgAccount {
   id: string;
@@ -48,6 +49,8 @@ export interface FbPhoto {
   /** An unpublished photo can be attached to one post or story. */
   used: boolean;
   postId?: string;
+  /** alt_text_custom, when the upload gave one. */
+  altText?: string;
   createdAt: number;
 }
 
@@ -99,6 +102,9 @@ export interface IgContainer {
   /** Why processing fails (the `status` text of an ERROR container). */
   error?: string;
   mediaId?: string;
+  altText?: string;
+  /** What Meta downloaded from the URL (only URLs of the sandbox's media origins are downloaded). */
+  pulled?: PulledMedia;
 }
 
 export interface IgMedia {

@@ -33,6 +33,8 @@ function buildContainer(ctx: ThreadsContext, req: FastifyRequest, caller: Caller
     if (!isHttpUrl(url)) return invalidParam(`(#100) Param ${key} is required for ${type} posts and must be a public http(s) URL`);
     container.mediaUrl = url;
     container.failWith = requestedFailure(url) ?? fetchFailure(type, url, ownBase);
+    const alt = param(req, 'alt_text');
+    if (alt) container.altText = alt;
   }
   if (type === 'CAROUSEL') {
     const ids = (param(req, 'children') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -86,7 +88,8 @@ function quotaError(ctx: ThreadsContext, userId: string, reply: boolean): ErrorR
 function publishContainer(ctx: ThreadsContext, c: Container): Post {
   const id = ctx.store.nextId();
   const children = c.children.map((cid) => ctx.store.containers.get(cid)!);
-  const media = c.type === 'CAROUSEL' ? children.map((ch) => ({ type: ch.type === 'VIDEO' ? 'video' : 'image', url: ch.mediaUrl! })) : c.mediaUrl ? [{ type: c.type === 'VIDEO' ? 'video' : 'image', url: c.mediaUrl }] : [];
+  const alt = (x: Container) => (x.altText ? { altText: x.altText } : {});
+  const media = c.type === 'CAROUSEL' ? children.map((ch) => ({ type: ch.type === 'VIDEO' ? 'video' : 'image', url: ch.mediaUrl!, ...alt(ch) })) : c.mediaUrl ? [{ type: c.type === 'VIDEO' ? 'video' : 'image', url: c.mediaUrl, ...alt(c) }] : [];
   const parent = c.replyToId ? ctx.store.posts.get(c.replyToId) : undefined;
   const post: Post = {
     id,

@@ -24,6 +24,8 @@ export interface Container {
   type: ContainerType;
   text?: string;
   mediaUrl?: string;
+  /** alt_text of an image or video container. */
+  altText?: string;
   isCarouselItem: boolean;
   children: string[];
   replyToId?: string;

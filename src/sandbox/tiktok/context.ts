@@ -18,6 +18,8 @@ export interface TikTokContext {
   initCalls: Map<string, number[]>;
   /** Unaudited apps: open_id → last time that user posted (5 users per 24 h). */
   postingUsers: Map<string, number>;
+  /** Origins whose media TikTok downloads (EmulatorOptions.mediaOrigins); also verified for PULL_FROM_URL. */
+  mediaOrigins: () => readonly string[];
 }
 
 export interface Caller {

@@ -80,6 +80,7 @@ export function createTikTokEmulator(options: TikTokEmulatorOptions = {}): TikTo
     settings,
     initCalls: new Map(),
     postingUsers: new Map(),
+    mediaOrigins: options.mediaOrigins ?? (() => []),
   };
 
   const emu: TikTokEmulator = {

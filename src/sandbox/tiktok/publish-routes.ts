@@ -2,6 +2,7 @@
 // endpoint behind upload_url, and status/fetch.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { emulatorBaseUrl } from '../kit/emulator.ts';
+import { pullable, pullMedia } from '../kit/pull.ts';
 import { authenticate, avatarUrl, type Caller, type TikTokContext } from './context.ts';
 import { sendError, sendOk } from './envelope.ts';
 import { chunkPlanError } from './publishes.ts';
@@ -51,11 +52,11 @@ function overDailyCap(ctx: TikTokContext, caller: Caller): Refusal | null {
 
 /**
  * TikTok pulls only from domains or URL prefixes the app has verified. Without a list, the sandbox's own
- * host counts as the one verified domain (its sample media, and Herald's own media when the sandbox is
- * built in): anything else is refused, as TikTok refuses it.
+ * host and Herald's media origins count as the verified domains (its sample media, and Herald's own media
+ * at its public address): anything else is refused, as TikTok refuses it.
  */
 function unverifiedUrl(ctx: TikTokContext, req: FastifyRequest, urls: string[]): Refusal | null {
-  const prefixes = ctx.settings.verifiedUrlPrefixes ?? [`${req.protocol}://${req.host}/`];
+  const prefixes = ctx.settings.verifiedUrlPrefixes ?? [`${req.protocol}://${req.host}/`, ...ctx.mediaOrigins().map((o) => `${o}/`)];
   const bad = urls.find((u) => !prefixes.some((p) => u.startsWith(p)));
   return bad ? { status: 403, code: 'url_ownership_unverified', message: `The domain or URL prefix of ${bad} is not verified for this app.` } : null;
 }
@@ -163,8 +164,10 @@ export function registerPublishRoutes(app: FastifyInstance, ctx: TikTokContext, 
     }
     const unverified = unverifiedUrl(ctx, req, images);
     if (unverified) return refuse(reply, unverified);
+    // TikTok downloads the photos; the sandbox does so for its media origins and keeps what arrived.
+    const pulled = await Promise.all(images.map((u: string) => (pullable(u, ctx.mediaOrigins()) ? pullMedia(u) : null)));
     if (ctx.settings.unaudited) ctx.postingUsers.set(caller.user.openId, ctx.now());
-    const rec = ctx.publishes.create({ openId: caller.user.openId, kind: 'photo', source: 'PULL_FROM_URL', mode, postInfo: info, photoImages: images });
+    const rec = ctx.publishes.create({ openId: caller.user.openId, kind: 'photo', source: 'PULL_FROM_URL', mode, postInfo: info, photoImages: images, pulled });
     return sendOk(reply, { publish_id: rec.id });
   });
 

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Ledger } from '../kit/ledger.ts';
 import { newest } from '../kit/persistence.ts';
+import type { PulledMedia, PullResult } from '../kit/pull.ts';
 import type { ChunkRules } from '../../platforms/tiktok/info.ts';
 import { envelope } from './envelope.ts';
 
@@ -47,6 +48,8 @@ export interface PublishRecord {
   head?: Buffer;
   videoUrl?: string;
   photoImages?: string[];
+  /** What TikTok downloaded of each photo (null: not a URL the sandbox downloads; ok false: the download failed). */
+  pulled?: (PullResult | null)[];
   /** When processing ends; null while the upload is incomplete. */
   readyAt: number | null;
   outcome?: { status: 'PUBLISH_COMPLETE' | 'FAILED' | 'SEND_TO_USER_INBOX'; failReason: string; postId?: string; idVisibleAt?: number };
@@ -181,8 +184,11 @@ export class PublishStore {
     if (rec.outcome || rec.readyAt === null || now < rec.readyAt) return;
     let failReason = '';
     if (rec.kind === 'video' && rec.source === 'FILE_UPLOAD' && !isVideoContainer(rec.head)) failReason = 'file_format_check_failed';
+    const pulled = rec.pulled ?? [];
     if (rec.kind === 'video' && rec.source === 'PULL_FROM_URL' && isImageUrl(rec.videoUrl)) failReason = 'file_format_check_failed';
-    if (rec.kind === 'photo' && rec.photoImages?.some(isUnsupportedPhotoUrl)) failReason = 'file_format_check_failed';
+    if (pulled.some((p) => p && !p.ok)) failReason = 'photo_pull_failed';
+    // A photo is judged by its bytes when they were downloaded, else by its URL.
+    else if (rec.kind === 'photo' && rec.photoImages?.some((u, i) => (pulled[i]?.ok ? !/^image\/(jpeg|webp)$/.test((pulled[i] as { media: PulledMedia }).media.contentType) : isUnsupportedPhotoUrl(u)))) failReason = 'file_format_check_failed';
     if (failReason) {
       rec.outcome = { status: 'FAILED', failReason };
       return;
@@ -202,7 +208,10 @@ export class PublishStore {
       media:
         rec.kind === 'video'
           ? [{ type: 'video', url: rec.videoUrl ?? `file_upload:${rec.id}` }]
-          : (rec.photoImages ?? []).map((url) => ({ type: 'image', url })),
+          : (rec.photoImages ?? []).map((url, i) => {
+              const p = pulled[i];
+              return { type: 'image', url, ...(p?.ok ? p.media : {}) };
+            }),
       createdAt: now,
       extra: { ...info, privacyLevel: info.privacy_level, publishId: rec.id, ...(rec.videoSize ? { videoSize: rec.videoSize } : {}) },
     });

@@ -1,6 +1,7 @@
 // Media upload: one-shot (multipart `media`, or JSON base64) for images, and the chunked v2
 // endpoints initialize / {id}/append / {id}/finalize plus the STATUS poll. The command-style
 // variant on /2/media/upload (command=INIT|APPEND|FINALIZE) is accepted too.
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { field } from '../kit/body.ts';
 import { sniffMediaType } from '../media.ts';
@@ -100,6 +101,7 @@ function finalize(ctx: TwitterContext, user: SandboxUser, id: string | undefined
   if (bytes.byteLength !== m.totalBytes) return fail(`File size mismatch: expected ${m.totalBytes} bytes, got ${bytes.byteLength}.`, 'total_bytes', m.totalBytes);
   m.invalidReason = contentMismatch(m.mediaType, bytes);
   m.size = bytes.byteLength;
+  m.sha256 = createHash('sha256').update(bytes).digest('hex');
   m.chunks.clear();
   m.finalizedAt = ctx.now();
   const data: Record<string, unknown> = { id: m.id, media_key: m.key, size: m.size, expires_after_secs: ttlSecs(ctx, m) };
@@ -121,6 +123,7 @@ async function oneShot(ctx: TwitterContext, user: SandboxUser, body: unknown): P
   if (bytes.byteLength > MAX_IMAGE_BYTES) return fail(`Images may be at most ${MAX_IMAGE_BYTES} bytes.`, 'media', bytes.byteLength);
   const m = create(ctx, user, sniffed, bytes.byteLength, category);
   m.size = bytes.byteLength;
+  m.sha256 = createHash('sha256').update(bytes).digest('hex');
   m.finalizedAt = ctx.now();
   return { ok: true, body: { data: { id: m.id, media_key: m.key, size: m.size, expires_after_secs: ttlSecs(ctx, m), image: { image_type: sniffed, w: 1, h: 1 } } } };
 }
@@ -171,5 +174,22 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: TwitterContext): 
   app.post('/2/media/upload/:id/finalize', async (req, reply) => {
     const u = user(req, reply, 'POST /2/media/upload/:id/finalize');
     return u ? answer(reply, finalize(ctx, u, (req.params as { id: string }).id)) : reply;
+  });
+
+  // Alt text (and X's other media metadata; only alt_text is kept): images and GIFs, at most 1,000 characters.
+  app.post('/2/media/metadata', async (req, reply) => {
+    const u = user(req, reply, 'POST /2/media/metadata');
+    if (!u) return reply;
+    const body = (req.body ?? {}) as { id?: unknown; metadata?: { alt_text?: { text?: unknown } } };
+    const id = typeof body.id === 'string' ? body.id : undefined;
+    const m = ownMedia(ctx, u, id);
+    if (!m || m.finalizedAt === undefined) return invalidRequest(reply, `media_id [${id}] is not a finalized upload.`, { id: [id] });
+    const text = body.metadata?.alt_text?.text;
+    if (text !== undefined) {
+      if (typeof text !== 'string' || [...text].length > 1000) return invalidRequest(reply, 'alt_text.text must be a string of at most 1000 characters.', { 'metadata.alt_text.text': [text] });
+      if (m.kind === 'video') return invalidRequest(reply, 'Alt text is supported for images and GIFs only.', { id: [id] });
+      m.altText = text;
+    }
+    return { data: { id: m.id, associated_metadata: text === undefined ? {} : { alt_text: { text } } } };
   });
 }

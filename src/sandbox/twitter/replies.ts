@@ -32,6 +32,7 @@ export const RATE_LIMITS: Record<string, number> = {
   'POST /2/media/upload/initialize': 1875,
   'POST /2/media/upload/:id/append': 1875,
   'POST /2/media/upload/:id/finalize': 1875,
+  'POST /2/media/metadata': 500,
 };
 
 /**

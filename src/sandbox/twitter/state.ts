@@ -47,6 +47,9 @@ export interface StoredMedia {
   finalizedAt?: number;
   /** Set when the bytes do not hold what media_type declared: processing ends in failure. */
   invalidReason?: string;
+  /** SHA-256 of the finished upload, and its alt text (POST /2/media/metadata): the ledger shows both. */
+  sha256?: string;
+  altText?: string;
   expiresAt: number;
 }
 

@@ -80,7 +80,13 @@ function mediaProblem(ctx: TwitterContext, user: SandboxUser, ids: string[]): st
 function record(ctx: TwitterContext, post: StoredPost, kind: string, extra: Record<string, unknown>): void {
   const media = post.mediaIds.map((id) => {
     const m = ctx.state.media.get(id);
-    return { type: m?.kind === 'image' ? 'image' : 'video', url: `x-media:${m?.key ?? id}` };
+    return {
+      type: m?.kind === 'image' ? 'image' : 'video',
+      url: `x-media:${m?.key ?? id}`,
+      ...(m?.size !== undefined ? { bytes: m.size } : {}),
+      ...(m?.sha256 ? { sha256: m.sha256, contentType: m.mediaType } : {}),
+      ...(m?.altText ? { altText: m.altText } : {}),
+    };
   });
   const defined = Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== undefined));
   const entry: LedgerEntry = { id: post.id, accountId: post.authorId, kind, text: post.text, media, createdAt: post.createdAt };

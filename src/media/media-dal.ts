@@ -1,0 +1,155 @@
+// Data access for the media library. Reads are scoped by API key (the public URL reads by token); every
+// method that writes takes the transaction it belongs to.
+import { sql, type Kysely } from 'kysely';
+import type { Cursor } from '../posts/cursor.ts';
+import type { Database, DbTx, MediaRenditionRow, MediaRow } from '../db/schema.ts';
+import type { Insertable } from 'kysely';
+import type { MediaTable, MediaRenditionsTable } from '../db/schema.ts';
+import { prepareByShape, prepareRows } from '../db/prepared.ts';
+
+/** Posts in these states, or with a target still to be final, hold their media (DELETE answers 409). */
+const OPEN_POST_STATUSES = ['draft', 'scheduled', 'publishing'] as const;
+const OPEN_TARGET_STATUSES = ['pending', 'publishing'] as const;
+
+// Run with every create and publish that names library media: built and compiled once per list length.
+const MEDIA_COLUMNS = [
+  'id', 'api_key_id', 'type', 'content_type', 'bytes', 'sha256', 'width', 'height', 'duration_ms', 'frame_rate', 'video_codec',
+  'audio_codec', 'pages', 'facts', 'alt_text', 'filename', 'token', 'store_key', 'stored_bytes', 'created_at', 'last_used_at',
+] as const satisfies readonly (keyof MediaRow)[];
+const manyQuery = prepareByShape<MediaRow>(
+  (n) => 1 + n,
+  (db, n, slots) => db.selectFrom('media').select(MEDIA_COLUMNS).where('api_key_id', '=', slots[0] as string).where('id', 'in', slots.slice(1, 1 + n) as string[]),
+);
+const insertUses = prepareRows<{ media_id: string; post_id: string }>(['media_id', 'post_id'], (db, rows) => db.insertInto('media_uses').values(rows));
+
+export function createMediaDal(deps: { db: Kysely<Database> }) {
+  const { db } = deps;
+
+  /** Media ids among `ids` that an open post uses (draft, scheduled, publishing, or a target not final). */
+  async function inUse(trx: DbTx, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await trx
+      .selectFrom('media_uses as u')
+      .innerJoin('posts as p', 'p.id', 'u.post_id')
+      .select('u.media_id')
+      .where('u.media_id', 'in', ids)
+      .where((eb) =>
+        eb.or([
+          eb('p.status', 'in', OPEN_POST_STATUSES),
+          eb.exists(
+            eb.selectFrom('post_targets as t').select(sql.lit(1).as('one')).whereRef('t.post_id', '=', 'p.id').where('t.status', 'in', OPEN_TARGET_STATUSES),
+          ),
+        ]),
+      )
+      .execute();
+    return new Set(rows.map((r) => r.media_id));
+  }
+
+  return {
+    get(apiKeyId: string, id: string, trx: DbTx = db): Promise<MediaRow | undefined> {
+      return trx.selectFrom('media').selectAll().where('api_key_id', '=', apiKeyId).where('id', '=', id).executeTakeFirst();
+    },
+
+    async getMany(apiKeyId: string, ids: readonly string[]): Promise<MediaRow[]> {
+      if (ids.length === 0) return [];
+      const unique = [...new Set(ids)];
+      return (await manyQuery.execute(db, unique.length, [apiKeyId, ...unique])).rows;
+    },
+
+    byToken(token: string): Promise<MediaRow | undefined> {
+      return db.selectFrom('media').selectAll().where('token', '=', token).executeTakeFirst();
+    },
+
+    async list(apiKeyId: string, after: Cursor | null, limit: number): Promise<{ items: MediaRow[]; hasMore: boolean }> {
+      let q = db.selectFrom('media').selectAll().where('api_key_id', '=', apiKeyId);
+      if (after) {
+        q = q.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+      }
+      const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+      return { items: rows.slice(0, limit), hasMore: rows.length > limit };
+    },
+
+    rendition(mediaId: string, ruleKey: string): Promise<MediaRenditionRow | undefined> {
+      return db.selectFrom('media_renditions').selectAll().where('media_id', '=', mediaId).where('rule_key', '=', ruleKey).executeTakeFirst();
+    },
+
+    renditionsOf(mediaId: string, trx: DbTx = db): Promise<MediaRenditionRow[]> {
+      return trx.selectFrom('media_renditions').selectAll().where('media_id', '=', mediaId).execute();
+    },
+
+    /** Bytes the key stores now (originals and renditions). */
+    async usedBytes(trx: DbTx = db, apiKeyId: string): Promise<number> {
+      const row = await trx.selectFrom('media').select((eb) => eb.fn.sum<number | string | null>('stored_bytes').as('total')).where('api_key_id', '=', apiKeyId).executeTakeFirst();
+      return Number(row?.total ?? 0);
+    },
+
+    async insert(trx: DbTx, row: Insertable<MediaTable>): Promise<void> {
+      await trx.insertInto('media').values(row).execute();
+    },
+
+    async setAltText(trx: DbTx, apiKeyId: string, id: string, altText: string | null): Promise<boolean> {
+      const r = await trx.updateTable('media').set({ alt_text: altText }).where('api_key_id', '=', apiKeyId).where('id', '=', id).executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+
+    inUse,
+
+    /** Deletes the row, its renditions' rows and its uses; the caller deletes the stored files after commit. */
+    async delete(trx: DbTx, id: string): Promise<void> {
+      await trx.deleteFrom('media_renditions').where('media_id', '=', id).execute();
+      await trx.deleteFrom('media_uses').where('media_id', '=', id).execute();
+      await trx.deleteFrom('media').where('id', '=', id).execute();
+    },
+
+    /** Records a rendition once; false when another process recorded it first. */
+    async insertRendition(trx: DbTx, row: Insertable<MediaRenditionsTable>): Promise<boolean> {
+      const r = await trx.insertInto('media_renditions').values(row).onConflict((oc) => oc.columns(['media_id', 'rule_key']).doNothing()).executeTakeFirst();
+      const inserted = Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
+      if (inserted) {
+        await trx.updateTable('media').set((eb) => ({ stored_bytes: eb('stored_bytes', '+', row.bytes) })).where('id', '=', row.media_id).execute();
+      }
+      return inserted;
+    },
+
+    /**
+     * The media a post names (create, PATCH; [] when it is deleted). A use counts for retention as long as
+     * its post changed within the retention period, so nothing else is written here: `fresh` (a new post)
+     * skips the delete of earlier uses.
+     */
+    async setUses(trx: DbTx, postId: string, mediaIds: readonly string[], fresh = false): Promise<void> {
+      if (!fresh) await trx.deleteFrom('media_uses').where('post_id', '=', postId).execute();
+      const ids = [...new Set(mediaIds)];
+      if (ids.length > 0) await insertUses.execute(trx, ids.map((media_id) => ({ media_id, post_id: postId })));
+    },
+
+    async touch(trx: DbTx, ids: readonly string[], now: number): Promise<void> {
+      if (ids.length === 0) return;
+      await trx.updateTable('media').set({ last_used_at: now }).where('id', 'in', [...new Set(ids)]).execute();
+    },
+
+    /**
+     * Media nothing has used since `cutoff`: not uploaded, published or named by a post changed since
+     * then, and held by no open post. What retention deletes.
+     */
+    async unusedSince(cutoff: number, limit: number, trx: DbTx = db, id?: string): Promise<MediaRow[]> {
+      let q = trx
+        .selectFrom('media as m')
+        .selectAll('m')
+        .where('m.last_used_at', '<', cutoff)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('media_uses as u').innerJoin('posts as p', 'p.id', 'u.post_id').select('u.post_id').whereRef('u.media_id', '=', 'm.id').where('p.updated_at', '>=', cutoff))),
+        );
+      if (id !== undefined) q = q.where('m.id', '=', id);
+      const rows = await q.orderBy('m.last_used_at').limit(limit).execute();
+      const held = await inUse(trx, rows.map((r) => r.id));
+      return rows.filter((r) => !held.has(r.id));
+    },
+
+    /** As unusedSince for one media, inside the deleting transaction (nothing took it meanwhile). */
+    async stillUnused(trx: DbTx, id: string, cutoff: number): Promise<boolean> {
+      return (await this.unusedSince(cutoff, 1, trx, id)).length === 1;
+    },
+  };
+}
+
+export type MediaDal = ReturnType<typeof createMediaDal>;
