@@ -18,6 +18,12 @@ import { buildApp } from './http/app.ts';
 import { accountsRoutes } from './http/routes/accounts.ts';
 import { connectRoutes } from './http/routes/connect.ts';
 import { webhooksRoutes } from './http/routes/webhooks.ts';
+import { dashboardRoutes } from './http/routes/dashboard.ts';
+import { sessionCookieName } from './http/session-guard.ts';
+import { loadDashboardAssets } from './dashboard/assets.ts';
+import { createCalendarDal } from './posts/calendar-dal.ts';
+import { createSessionsDal } from './sessions/sessions-dal.ts';
+import { createSessionsService } from './sessions/sessions-service.ts';
 import { createIdempotencyStore } from './idempotency/idempotency-store.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { createKeysDal } from './keys/keys-dal.ts';
@@ -263,6 +269,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   });
 
   const keys = createKeysService({ dal: createKeysDal({ db: db.kysely }), write: db.write, clock });
+  const sessions = createSessionsService({ dal: createSessionsDal({ db: db.kysely }), write: db.write, clock, keys });
   const accountsDal = createAccountsDal({ db: db.kysely });
   const connect = createConnectService({
     dal: connectDal,
@@ -363,6 +370,24 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const keyLimiter = await createRateLimiter({ points: config.rateLimitPerMinute, durationSeconds: 60, keyPrefix: 'key', pgPool: db.pgPool });
   const badKeyLimiter = await createRateLimiter({ points: config.authFailuresPerMinute, durationSeconds: 60, keyPrefix: 'badkey', pgPool: db.pgPool });
 
+  const secureCookie = new URL(config.publicUrl).protocol === 'https:';
+  const session = { sessions, cookieName: sessionCookieName(secureCookie), publicUrl };
+  const dashboard = dashboardRoutes({
+    assets: loadDashboardAssets(),
+    sessions,
+    calendar: createCalendarDal({ db: db.kysely }),
+    platforms: PLATFORM_DESCRIPTORS.map((d) => ({
+      platform: d.name,
+      displayName: d.info.displayName,
+      connect: d.info.connect ?? 'oauth',
+      available: Boolean(config.platforms[d.name]) || config.sandbox,
+    })),
+    cookie: { name: session.cookieName, secure: secureCookie },
+    publicUrl,
+    auth: { keys, keyLimiter, badKeyLimiter, session },
+    badKeyLimiter,
+  });
+
   const app = await buildApp({
     log,
     version: options.version ?? '0.1.0',
@@ -370,6 +395,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     keys,
     keyLimiter,
     badKeyLimiter,
+    session,
     idempotency,
     metrics,
     ready: () => db.ping(),
@@ -384,7 +410,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       accountsRoutes(accounts),
       webhooksRoutes({ settings: webhookSettings, delivery: webhooks, reader: deliveriesReader }),
     ],
-    publicPlugins: emulators.length > 0 ? [{ prefix: '/sandbox', plugin: sandboxPlugin(emulators) }] : [],
+    publicPlugins: [
+      { prefix: '', plugin: dashboard },
+      ...(emulators.length > 0 ? [{ prefix: '/sandbox', plugin: sandboxPlugin(emulators) }] : []),
+    ],
   });
 
   if (runWorkers) {
@@ -402,6 +431,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       // Both limiters share one table on PostgreSQL; one purge covers them.
       ['rate-limit purge', () => keyLimiter.purgeExpired()],
       ['webhook retention purge', () => webhooks.purge()],
+      ['dashboard session purge', () => sessions.purgeExpired()],
     ];
     for (const [what, run] of parts) await run().catch((err: unknown) => log.error({ err }, `${what} failed`));
   };

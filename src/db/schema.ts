@@ -223,6 +223,14 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
 }
 
+/** A dashboard session: the SHA-256 hash of its id, the key it stands for, when it was last used. */
+export interface DashboardSessionsTable {
+  id_hash: string;
+  api_key_id: string;
+  created_at: number;
+  last_seen_at: number;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   accounts: AccountsTable;
@@ -237,6 +245,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  dashboard_sessions: DashboardSessionsTable;
 }
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
