@@ -21,6 +21,7 @@ import { webhooksRoutes } from './http/routes/webhooks.ts';
 import { dashboardRoutes } from './http/routes/dashboard.ts';
 import { sessionCookieName } from './http/session-guard.ts';
 import { loadDashboardAssets } from './dashboard/assets.ts';
+import { EVENT_NAMES } from './events/catalog.ts';
 import { createCalendarDal } from './posts/calendar-dal.ts';
 import { createSessionsDal } from './sessions/sessions-dal.ts';
 import { createSessionsService } from './sessions/sessions-service.ts';
@@ -382,6 +383,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       connect: d.info.connect ?? 'oauth',
       available: Boolean(config.platforms[d.name]) || config.sandbox,
     })),
+    events: EVENT_NAMES,
     cookie: { name: session.cookieName, secure: secureCookie },
     publicUrl,
     auth: { keys, keyLimiter, badKeyLimiter, session },

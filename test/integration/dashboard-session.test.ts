@@ -42,7 +42,7 @@ async function signIn(herald: TestHerald, key: string, headers: Record<string, s
     headers: { 'content-type': 'application/json', origin: herald.url, 'sec-fetch-site': 'same-origin', ...headers },
     body: JSON.stringify({ key }),
   });
-  const body = await res.json();
+  const body: any = await res.json();
   const setCookie = res.headers.get('set-cookie');
   if (res.status !== 200 || !setCookie) return { status: res.status, body };
   return { status: res.status, body, session: { cookie: setCookie.split(';')[0]!, csrf: body.csrfToken, setCookie } };
@@ -82,7 +82,8 @@ describe('signing in', () => {
     assert.equal(wrong.body.code, 'AUTH_INVALID_KEY');
     assert.equal(wrong.session, undefined);
     const port = new URL(h.url).port;
-    for (const headers of [{ origin: 'http://127.0.0.1:1' }, { origin: `https://127.0.0.1:${port}` }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }]) {
+    const forgeries: Record<string, string>[] = [{ origin: 'http://127.0.0.1:1' }, { origin: `https://127.0.0.1:${port}` }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }];
+    for (const headers of forgeries) {
       const forged = await signIn(h, h.key, headers);
       assert.equal(forged.status, 403, JSON.stringify(headers));
       assert.equal(forged.body.code, 'CSRF_REJECTED');

@@ -1,5 +1,5 @@
 // The dashboard (API.md section 13): its page and assets under /app, and the few routes of its own under
-// /app/api (sign-in and sign-out, the calendar's read, the platforms to connect). Everything else the
+// /app/api (sign-in and sign-out, the calendar's read, the platforms and event names). Everything else the
 // dashboard does goes through the /v1 API with the session cookie in place of the key. None of these
 // routes is part of the API for programs, so none is in /openapi.json.
 import Type from 'typebox';
@@ -28,6 +28,8 @@ export interface DashboardDeps {
   sessions: SessionsService;
   calendar: CalendarDal;
   platforms: DashboardPlatform[];
+  /** Webhook event names (the catalog), for the settings form and the log's filter. */
+  events: string[];
   cookie: { name: string; secure: boolean };
   publicUrl(): string;
   auth: AuthDeps;
@@ -173,7 +175,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
             return sessionAnswer(found);
           });
 
-          a.get('/platforms', { schema: { hide: true } }, async () => ({ platforms: deps.platforms }));
+          a.get('/meta', { schema: { hide: true } }, async () => ({ platforms: deps.platforms, events: deps.events }));
 
           a.get(
             '/calendar',
