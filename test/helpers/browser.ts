@@ -66,7 +66,7 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
   const violations = (await page.evaluate(async () => {
     const axe = (globalThis as any).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
+    const result = await axe.run((globalThis as any).document, { resultTypes: ['violations'] });
     return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n: any) => ({ target: n.target, failureSummary: n.failureSummary })) }));
   })) as AxeViolation[];
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

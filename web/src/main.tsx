@@ -75,7 +75,7 @@ function SignIn({ onSignedIn, ended }: { onSignedIn(s: SessionInfo): void; ended
 }
 
 function Shell({ session, onSignOut }: { session: SessionInfo; onSignOut(): void }) {
-  const url = useLocation();
+  const { url, visit } = useLocation();
   const route = match(url.pathname);
   const [meta, setMeta] = useState<Meta>({ platforms: [], events: [] });
   const first = useRef(true);
@@ -88,7 +88,7 @@ function Shell({ session, onSignOut }: { session: SessionInfo; onSignOut(): void
       return;
     }
     document.getElementById('page-title')?.focus();
-  }, [url.pathname]);
+  }, [visit]);
 
   const active = route.page === 'post' ? '/app/posts' : route.page === 'callback' ? '/app/accounts' : `/app/${route.page}`;
   let page;
@@ -165,7 +165,7 @@ function Shell({ session, onSignOut }: { session: SessionInfo; onSignOut(): void
           Sign out
         </button>
       </header>
-      <main id="main" key={route.page + (route.params.id ?? '')}>
+      <main id="main" key={visit}>
         {page}
       </main>
     </>

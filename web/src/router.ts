@@ -11,10 +11,11 @@ export function navigate(to: string, replace = false): void {
   for (const l of listeners) l();
 }
 
-export function useLocation(): URL {
-  const [url, setUrl] = useState(() => new URL(location.href));
+/** The address, and a count of visits: following a link to the page shown loads it afresh. */
+export function useLocation(): { url: URL; visit: number } {
+  const [state, setState] = useState(() => ({ url: new URL(location.href), visit: 0 }));
   useEffect(() => {
-    const update = () => setUrl(new URL(location.href));
+    const update = () => setState((s) => ({ url: new URL(location.href), visit: s.visit + 1 }));
     listeners.add(update);
     addEventListener('popstate', update);
     return () => {
@@ -22,7 +23,7 @@ export function useLocation(): URL {
       removeEventListener('popstate', update);
     };
   }, []);
-  return url;
+  return state;
 }
 
 /** Clicks on same-origin links below /app change the page without loading it again. */
