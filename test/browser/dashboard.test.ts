@@ -301,6 +301,12 @@ describe('dashboard in Chromium', { skip: missing ?? false }, () => {
       assert.ok(reached.includes(name), `${name} reached by Tab: ${reached.join(', ')}`);
     }
     await page.keyboard.press('Shift+Tab');
+    if (SHOTS) {
+      // The month again, now that the tests above have published, failed and scheduled posts in it.
+      await goTo('Calendar');
+      await page.locator('[data-post-id]').first().waitFor();
+      await shot('calendar-month');
+    }
   });
 
   test('sign out: back to the sign-in form, and the old cookie is refused', async () => {
