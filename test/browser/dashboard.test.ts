@@ -156,6 +156,9 @@ describe('dashboard in Chromium', { skip: missing ?? false }, () => {
     await counts.getByText('16 / 280 characters').waitFor();
 
     assert.equal(await page.getByLabel('Time zone').inputValue(), TOKYO, 'the time zone starts at the browser’s');
+    // Schedule without a time: the API's refusal is shown, and the corrected post is not taken for a replay.
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: /scheduledFor|publishNow/ }).waitFor();
     const day = localParts(new Date(Date.now() + 3 * 86_400_000).toISOString(), TOKYO).date;
     await page.getByLabel('Schedule for').fill(`${day}T09:15`);
     await assertAccessible('compose');

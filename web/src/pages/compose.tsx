@@ -2,7 +2,7 @@
 // POST /v1/posts/validate, media (upload or URL) with alt text, and the three ways to send. After sending,
 // each target's outcome, updated in place while it publishes.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { ApiError, api } from '../api.ts';
 import { MediaDrop, type Uploaded } from '../media-upload.tsx';
 import { ErrorText, PageTitle, StatusBadge, accountLabel, isSettling, timeZones, useLoad, usePolling } from '../ui.tsx';
 
@@ -111,6 +111,9 @@ export function ComposePage() {
       idempotencyKey.current = crypto.randomUUID();
     } catch (err) {
       setError(err);
+      // An answered refusal is stored against the key: the corrected post needs a new one. Without an
+      // answer (cut connection, 5xx, still running) the same key makes a resend safe.
+      if (err instanceof ApiError && err.status < 500 && err.status !== 409) idempotencyKey.current = crypto.randomUUID();
     } finally {
       setSending(false);
     }
