@@ -4,6 +4,7 @@
 import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { benchApi } from './api.ts';
+import { benchCalendar } from './dashboard.ts';
 import { machine } from './lib.ts';
 import { benchLoad } from './load.ts';
 import { benchMedia } from './media.ts';
@@ -29,6 +30,8 @@ log('webhooks');
 const webhooks = await benchWebhooks();
 log('media library');
 const media = await benchMedia();
+log('dashboard: a month of 1,000 posts in Chromium');
+const calendar = await benchCalendar();
 log('mixed load');
 const loadFigures = await benchLoad({ seconds: Number(process.env.BENCH_LOAD_SECONDS ?? 90) });
 
@@ -100,6 +103,17 @@ const lines = [
   '',
   ...(loadFigures.unexpected.samples.length > 0 ? ['Unexpected answers (samples):', '', ...loadFigures.unexpected.samples.map((s) => `- ${s}`), ''] : []),
   `Memory every 5 s (resident MB / V8 heap in use MB): ${loadFigures.memory.map((m) => `${m.atSeconds}s ${m.rssMb}/${m.heapUsedMb}`).join(', ')}.`,
+  '',
+  '## Dashboard (issue 18)',
+  '',
+  ...('skipped' in calendar
+    ? [`Not measured: ${calendar.skipped}.`]
+    : [
+        `A month of ${f0(calendar.posts)} posts in Debian's Chromium (headless), measured in the page from the answer's arrival to the posts laid out (\`calendar:render\`), ${calendar.runsMs.length} runs: ${calendar.runsMs.map((ms) => `${ms} ms`).join(', ')}.`,
+        '',
+        `- p50 ${calendar.p50Ms} ms, slowest ${calendar.maxMs} ms; target under 500 ms: ${verdict(calendar.maxMs < 500)}.`,
+        `- JavaScript of the first page: ${f0(calendar.firstPageJsGzipBytes)} bytes gzipped; target at most 150 KB: ${verdict(calendar.firstPageJsGzipBytes <= 150 * 1024)}.`,
+      ]),
   '',
 ];
 writeFileSync(new URL('./RESULTS.md', import.meta.url), lines.join('\n'));

@@ -19,6 +19,13 @@ import { buildApp } from './http/app.ts';
 import { accountsRoutes } from './http/routes/accounts.ts';
 import { connectRoutes } from './http/routes/connect.ts';
 import { webhooksRoutes } from './http/routes/webhooks.ts';
+import { dashboardRoutes } from './http/routes/dashboard.ts';
+import { sessionCookieName } from './http/session-guard.ts';
+import { loadDashboardAssets } from './dashboard/assets.ts';
+import { EVENT_NAMES } from './events/catalog.ts';
+import { createCalendarDal } from './posts/calendar-dal.ts';
+import { createSessionsDal } from './sessions/sessions-dal.ts';
+import { createSessionsService } from './sessions/sessions-service.ts';
 import { createIdempotencyStore } from './idempotency/idempotency-store.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { createKeysDal } from './keys/keys-dal.ts';
@@ -303,6 +310,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   });
 
   const keys = createKeysService({ dal: createKeysDal({ db: db.kysely }), write: db.write, clock });
+  const sessions = createSessionsService({ dal: createSessionsDal({ db: db.kysely }), write: db.write, clock, keys });
   const accountsDal = createAccountsDal({ db: db.kysely });
   const connect = createConnectService({
     dal: connectDal,
@@ -440,6 +448,25 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const keyLimiter = await createRateLimiter({ points: config.rateLimitPerMinute, durationSeconds: 60, keyPrefix: 'key', pgPool: db.pgPool });
   const badKeyLimiter = await createRateLimiter({ points: config.authFailuresPerMinute, durationSeconds: 60, keyPrefix: 'badkey', pgPool: db.pgPool });
 
+  const secureCookie = new URL(config.publicUrl).protocol === 'https:';
+  const session = { sessions, cookieName: sessionCookieName(secureCookie), publicUrl };
+  const dashboard = dashboardRoutes({
+    assets: loadDashboardAssets(),
+    sessions,
+    calendar: createCalendarDal({ db: db.kysely }),
+    platforms: PLATFORM_DESCRIPTORS.map((d) => ({
+      platform: d.name,
+      displayName: d.info.displayName,
+      connect: d.info.connect ?? 'oauth',
+      available: Boolean(config.platforms[d.name]) || config.sandbox,
+    })),
+    events: EVENT_NAMES,
+    cookie: { name: session.cookieName, secure: secureCookie },
+    publicUrl,
+    auth: { keys, keyLimiter, badKeyLimiter, session },
+    badKeyLimiter,
+  });
+
   const app = await buildApp({
     log,
     version: options.version ?? '0.1.0',
@@ -447,6 +474,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     keys,
     keyLimiter,
     badKeyLimiter,
+    session,
     idempotency,
     metrics,
     ready: () => db.ping(),
@@ -463,6 +491,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       mediaRoutes({ media, maxBytes: config.media.maxBytes }),
     ],
     publicPlugins: [
+      { prefix: '', plugin: dashboard },
       { prefix: '/media', plugin: publicMediaRoutes(createPublicFiles({ dal: mediaDal, store: mediaStore })) },
       ...(emulators.length > 0 ? [{ prefix: '/sandbox', plugin: sandboxPlugin(emulators) }] : []),
     ],
@@ -484,6 +513,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       ['rate-limit purge', () => keyLimiter.purgeExpired()],
       ['webhook retention purge', () => webhooks.purge()],
       ['media retention purge', () => media.purgeUnused()],
+      ['dashboard session purge', () => sessions.purgeExpired()],
     ];
     for (const [what, run] of parts) await run().catch((err: unknown) => log.error({ err }, `${what} failed`));
   };

@@ -63,6 +63,8 @@ export const errors = {
       param: 'Authorization',
       b: { type: 'authentication_error', code: 'invalid_credentials' },
     }),
+  /** A dashboard session's request that fails the cross-origin checks (API.md section 13). Shape A everywhere. */
+  crossOrigin: (message: string) => new ApiError({ status: 403, code: 'CSRF_REJECTED', message }),
   // API.md section 2: a 404 has no shape B form; it is shape A on every route.
   notFound: (message: string) => new ApiError({ status: 404, code: 'NOT_FOUND', message }),
   conflict: (message: string, code = 'CONFLICT') => new ApiError({ status: 409, code, message, b: invalid(code.toLowerCase()) }),

@@ -270,6 +270,14 @@ export interface MediaUsesTable {
   post_id: string;
 }
 
+/** A dashboard session: the SHA-256 hash of its id, the key it stands for, when it was last used. */
+export interface DashboardSessionsTable {
+  id_hash: string;
+  api_key_id: string;
+  created_at: number;
+  last_seen_at: number;
+}
+
 export interface Database {
   media: MediaTable;
   media_renditions: MediaRenditionsTable;
@@ -287,6 +295,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  dashboard_sessions: DashboardSessionsTable;
 }
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;

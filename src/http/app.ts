@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReq
 import type { Logger } from 'pino';
 import type { KeysService } from '../keys/keys-service.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import { installAuth } from './auth.ts';
+import { installAuth, type SessionAuth } from './auth.ts';
 import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH, frameworkErrorHandler, installErrorHandling } from './error-handler.ts';
 import { errors } from '../contract/errors.ts';
 import { forbiddenKeyIn } from '../lib/json.ts';
@@ -30,6 +30,8 @@ export interface AppDeps {
   keys: Pick<KeysService, 'authenticate'>;
   keyLimiter: RateLimiter;
   badKeyLimiter: RateLimiter;
+  /** Dashboard sessions, accepted on /v1 in place of the key (API.md section 13). */
+  session?: SessionAuth;
   idempotency: IdempotencyStore;
   metrics: Metrics;
   ready(): Promise<void>;

@@ -1,17 +1,30 @@
 // Authentication and rate limiting for every /v1 route, in API.md's order: key first, then the key's
 // rate limit. Bad keys are limited per client address so keys cannot be guessed at speed.
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { KeysService } from '../keys/keys-service.ts';
+// Without an Authorization header, a dashboard session cookie stands in for the key (API.md section
+// 13), with the cross-origin checks of session-guard.ts.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller, KeysService } from '../keys/keys-service.ts';
+import type { SessionsService } from '../sessions/sessions-service.ts';
 import { errors } from '../contract/errors.ts';
 import type { RateDecision, RateLimiter } from './rate-limit.ts';
+import { CSRF_HEADER, checkSameOrigin, readCookie } from './session-guard.ts';
+
+export interface SessionAuth {
+  sessions: Pick<SessionsService, 'authenticate' | 'csrfMatches'>;
+  cookieName: string;
+  publicUrl(): string;
+}
 
 export interface AuthDeps {
   keys: Pick<KeysService, 'authenticate'>;
   keyLimiter: RateLimiter;
   badKeyLimiter: RateLimiter;
+  /** Dashboard sessions; without it only bearer keys are accepted. */
+  session?: SessionAuth;
 }
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+const CHANGES_STATE = (method: string) => method !== 'GET' && method !== 'HEAD';
 
 function setRateHeaders(reply: FastifyReply, d: RateDecision): void {
   reply.header('x-ratelimit-limit', d.limit);
@@ -21,16 +34,40 @@ function setRateHeaders(reply: FastifyReply, d: RateDecision): void {
 
 const secondsUntil = (at: number) => Math.max(1, Math.ceil((at - Date.now()) / 1000));
 
+/** The caller of a session cookie, after the cross-origin checks; null when there is no cookie or it ended. */
+async function sessionCaller(req: FastifyRequest, auth: SessionAuth): Promise<Caller | null | 'none'> {
+  const sessionId = readCookie(req.headers.cookie, auth.cookieName);
+  if (sessionId === undefined) return 'none';
+  const found = await auth.sessions.authenticate(sessionId);
+  if (!found) return null;
+  checkSameOrigin(req, auth.publicUrl);
+  if (CHANGES_STATE(req.method)) {
+    const token = req.headers[CSRF_HEADER];
+    if (typeof token !== 'string' || !auth.sessions.csrfMatches(sessionId, token)) {
+      throw errors.crossOrigin(`a request that changes something with the dashboard session must carry the session's token in ${CSRF_HEADER}`);
+    }
+  }
+  return found.caller;
+}
+
 export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.addHook('onRequest', async (req, reply) => {
-    const match = BEARER.exec(req.headers.authorization ?? '');
-    const caller = match ? await deps.keys.authenticate(match[1]!) : null;
+    const header = req.headers.authorization;
+    let caller: Caller | null = null;
+    let message = 'send your API key as "Authorization: Bearer <key>"';
+    if (header === undefined && deps.session) {
+      const found = await sessionCaller(req, deps.session);
+      if (found === null) message = 'the dashboard session has ended (signed out, 12 hours idle, or its key revoked); sign in again';
+      else if (found !== 'none') caller = found;
+    } else {
+      const match = BEARER.exec(header ?? '');
+      caller = match ? await deps.keys.authenticate(match[1]!) : null;
+      if (match) message = 'API key is unknown or revoked';
+    }
     if (!caller) {
       const d = await deps.badKeyLimiter.consume(req.ip);
       if (!d.allowed) throw errors.rateLimited(secondsUntil(d.resetAt));
-      throw errors.auth(
-        match ? 'API key is unknown or revoked' : 'send your API key as "Authorization: Bearer <key>"',
-      );
+      throw errors.auth(message);
     }
     req.caller = caller;
     const d = await deps.keyLimiter.consume(caller.id);
