@@ -133,10 +133,10 @@ describe('create-time checks on library media', () => {
     assert.equal(tt.status, 422, tt.text);
     assert.match(tt.body.error, /TikTok accepts JPEG or WebP.*PNG/);
     if (!(await ffmpegAvailable())) return t.skip('ffmpeg is not installed');
-    const wide = await uploadOk(w.h, await readFile(await fx.video('wide.mp4', { width: 1920, height: 1080, seconds: 1, audio: false })), 'video/mp4');
+    const wide = await uploadOk(w.h, await readFile(await fx.video('wide.mp4', { width: 2560, height: 1440, seconds: 1, audio: false })), 'video/mp4');
     const x = await w.h.request('POST', '/v1/posts', { body: { publishNow: true, content: 'x', mediaItems: [{ mediaId: wide.id }], platforms: [target('twitter')] } });
     assert.equal(x.status, 422, x.text);
-    assert.match(x.body.error, /X accepts videos at most 1280 px wide; this one is 1920×1080/);
+    assert.match(x.body.error, /X accepts videos at most 1920 px wide; this one is 2560×1440/);
     const short = await uploadOk(w.h, await readFile(await fx.video('short.mp4', { width: 320, height: 240, seconds: 1 })), 'video/mp4');
     const ig = await w.h.request('POST', '/v1/posts', { body: { publishNow: true, content: 'x', mediaItems: [{ mediaId: short.id }], platforms: [target('instagram', { contentType: 'reel' })] } });
     assert.equal(ig.status, 422, ig.text);

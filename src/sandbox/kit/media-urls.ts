@@ -1,7 +1,7 @@
 // Media URLs that platforms fetch themselves (Meta's crawler, Threads, TikTok's PULL_FROM_URL) are
 // fetched from the public internet: a URL on a loopback or private host is out of their reach. The
-// emulators never fetch media (the sandbox must not become a way to reach arbitrary hosts); they judge
-// the URL instead, as the platform's fetch would end.
+// emulators judge the URL as the platform's fetch would end; they download only from Herald's own
+// origins (EmulatorOptions.mediaOrigins), which stand for Herald's public URL, reachable by the platforms.
 import ipaddr from 'ipaddr.js';
 import { isPublicAddress } from '../../net/address.ts';
 
@@ -20,7 +20,7 @@ function isPrivateHost(host: string): boolean {
  * (`localhost:3000` for `127.0.0.1:3000`). Hosts are judged as written: literal addresses and `localhost`;
  * other names are not resolved (a name that resolves to a private address passes).
  */
-export function unreachableMediaUrl(raw: string, ownBase: string): string | undefined {
+export function unreachableMediaUrl(raw: string, ownBase: string, heraldOrigins: readonly string[] = []): string | undefined {
   let url: URL;
   try {
     url = new URL(raw);
@@ -30,7 +30,7 @@ export function unreachableMediaUrl(raw: string, ownBase: string): string | unde
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'is not an http(s) URL';
   if (url.username || url.password) return 'carries credentials';
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!isPrivateHost(host)) return undefined;
+  if (!isPrivateHost(host) || heraldOrigins.includes(url.origin)) return undefined;
   let own: URL | undefined;
   try {
     own = new URL(ownBase);

@@ -27,8 +27,8 @@ function pathOf(url: string | undefined): string | undefined {
 }
 
 /** Why Meta's fetch of the file would fail, judged from the URL (the emulator does not download media). */
-function mediaProblem(kind: 'image' | 'video', url: string, path: string, ownBase: string): string | undefined {
-  if (unreachableMediaUrl(url, ownBase)) return 'Error: Media download has failed with error code 2207052 (the media could not be fetched from this URI)';
+function mediaProblem(kind: 'image' | 'video', url: string, path: string, ownBase: string, heraldOrigins: readonly string[]): string | undefined {
+  if (unreachableMediaUrl(url, ownBase, heraldOrigins)) return 'Error: Media download has failed with error code 2207052 (the media could not be fetched from this URI)';
   if (kind === 'video' && IMAGE_PATH.test(path)) return 'Error: Media upload has failed with error code 2207026 (unsupported video format)';
   if (kind === 'image' && (VIDEO_PATH.test(path) || NOT_JPEG_PATH.test(path))) return 'Error: Media upload has failed with error code 2207005 (unsupported image format; only JPEG is supported)';
   return undefined;
@@ -183,7 +183,7 @@ function createContainer(ctx: MetaContext, req: FastifyRequest, reply: FastifyRe
     const url = isVideo ? videoUrl : imageUrl;
     const path = pathOf(url);
     if (!path) return fail(`${isVideo ? 'video_url' : 'image_url'} must be a public http(s) URL`, 2207052);
-    const error = mediaProblem(isVideo ? 'video' : 'image', url!, path, ownBase);
+    const error = mediaProblem(isVideo ? 'video' : 'image', url!, path, ownBase, ctx.mediaOrigins());
     container = {
       ...base,
       ...(isVideo ? { videoUrl: url } : { imageUrl: url }),

@@ -108,7 +108,7 @@ export function pageRoutes(app: FastifyInstance, ctx: MetaContext): void {
     if (!url) return badParam(reply, 'url should represent a valid URL', 2061006);
     if (VIDEO_PATH.test(url.pathname)) return badParam(reply, 'Invalid image: the file is not a photo', 1366046);
     // Facebook downloads the photo during this call.
-    const unreachable = unreachableMediaUrl(url.toString(), emulatorBaseUrl(req, app.prefix));
+    const unreachable = unreachableMediaUrl(url.toString(), emulatorBaseUrl(req, app.prefix), ctx.mediaOrigins());
     if (unreachable) return badParam(reply, `The photo could not be downloaded: ${url} ${unreachable}`, 2061006);
     const published = param(req, 'published') !== 'false';
     const message = param(req, 'message') ?? param(req, 'caption') ?? '';
@@ -133,7 +133,7 @@ export function pageRoutes(app: FastifyInstance, ctx: MetaContext): void {
     if (!url) return badParam(reply, 'file_url should represent a valid URL', 2061006);
     const now = ctx.now();
     // Meta fetches the file while processing: a host it cannot reach ends in a processing error.
-    const unreachable = unreachableMediaUrl(url.toString(), emulatorBaseUrl(req, app.prefix));
+    const unreachable = unreachableMediaUrl(url.toString(), emulatorBaseUrl(req, app.prefix), ctx.mediaOrigins());
     const video: FbVideo = {
       id: state.nextId(),
       pageId,
@@ -272,7 +272,7 @@ export function pageRoutes(app: FastifyInstance, ctx: MetaContext): void {
     const bytes = Buffer.isBuffer(req.body) ? req.body : undefined;
     if (!fileUrl && !bytes?.length) return badParam(reply, 'Send the video bytes (offset, file_size) or a file_url header');
     if (fileUrl) {
-      const unreachable = unreachableMediaUrl(fileUrl.toString(), emulatorBaseUrl(req, app.prefix));
+      const unreachable = unreachableMediaUrl(fileUrl.toString(), emulatorBaseUrl(req, app.prefix), ctx.mediaOrigins());
       video.uploaded = true;
       video.fileUrl = fileUrl.toString();
       video.broken = IMAGE_PATH.test(fileUrl.pathname) || unreachable !== undefined;

@@ -21,6 +21,8 @@ export interface ThreadsSettings {
   postQuota: number;
   replyQuota: number;
   refreshMinAgeMs: number;
+  /** Herald's own origins: Threads can fetch media there (EmulatorOptions.mediaOrigins). */
+  mediaOrigins: () => readonly string[];
 }
 
 export interface ThreadsContext {

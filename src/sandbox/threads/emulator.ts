@@ -125,6 +125,7 @@ export function createThreadsEmulator(options: ThreadsEmulatorOptions = {}): Thr
       clientId: options.clientId ?? SANDBOX_APP.clientId,
       clientSecret: options.clientSecret ?? SANDBOX_APP.clientSecret,
       processingMs: options.processingMs ?? 50,
+      mediaOrigins: options.mediaOrigins ?? (() => []),
       postQuota: options.postQuota ?? 250,
       replyQuota: options.replyQuota ?? 1000,
       refreshMinAgeMs: options.refreshMinAgeMs ?? DAY_MS,

@@ -32,7 +32,7 @@ function buildContainer(ctx: ThreadsContext, req: FastifyRequest, caller: Caller
     const url = param(req, key);
     if (!isHttpUrl(url)) return invalidParam(`(#100) Param ${key} is required for ${type} posts and must be a public http(s) URL`);
     container.mediaUrl = url;
-    container.failWith = requestedFailure(url) ?? fetchFailure(type, url, ownBase);
+    container.failWith = requestedFailure(url) ?? fetchFailure(type, url, ownBase, ctx.settings.mediaOrigins());
     const alt = param(req, 'alt_text');
     if (alt) container.altText = alt;
   }

@@ -57,8 +57,8 @@ const UNSUPPORTED_IMAGE_PATH = /\.(gif|webp|bmp|tiff?|heic)$/iu;
  * emulator never fetches it): a host Threads cannot reach, a video URL naming an image, an image URL
  * naming a video or a format other than JPEG and PNG. undefined when the fetch would succeed.
  */
-export function fetchFailure(type: 'IMAGE' | 'VIDEO', url: string, ownBase: string): string | undefined {
-  if (unreachableMediaUrl(url, ownBase)) return type === 'VIDEO' ? 'FAILED_DOWNLOADING_VIDEO' : 'UNKNOWN';
+export function fetchFailure(type: 'IMAGE' | 'VIDEO', url: string, ownBase: string, heraldOrigins: readonly string[] = []): string | undefined {
+  if (unreachableMediaUrl(url, ownBase, heraldOrigins)) return type === 'VIDEO' ? 'FAILED_DOWNLOADING_VIDEO' : 'UNKNOWN';
   const path = new URL(url).pathname;
   if (type === 'VIDEO' && IMAGE_PATH.test(path)) return 'FAILED_PROCESSING_VIDEO';
   if (type === 'IMAGE' && (VIDEO_PATH.test(path) || UNSUPPORTED_IMAGE_PATH.test(path))) return 'UNKNOWN';
