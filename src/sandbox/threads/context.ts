@@ -12,6 +12,8 @@ export interface ThreadsEmulatorOptions extends EmulatorOptions {
   replyQuota?: number;
   /** How old a long-lived token must be before th_refresh_token accepts it (Threads: 24 hours). */
   refreshMinAgeMs?: number;
+  /** Deletes per profile per rolling 24 hours (Threads: 100). */
+  deleteQuota?: number;
 }
 
 export interface ThreadsSettings {
@@ -21,6 +23,7 @@ export interface ThreadsSettings {
   postQuota: number;
   replyQuota: number;
   refreshMinAgeMs: number;
+  deleteQuota: number;
 }
 
 export interface ThreadsContext {
