@@ -4,14 +4,14 @@ import type { PlatformDescriptor } from '../descriptor.ts';
 import { META_APP, META_SANDBOX_AUTH_PATH, META_SANDBOX_MOUNT } from '../meta/app.ts';
 import { createFacebookAdapter } from './adapter.ts';
 import { FACEBOOK_LIMITS, facebookInfo } from './info.ts';
-import { FacebookSettingsSchema } from './settings.ts';
+import { FacebookSettingsSchema, FacebookTargetSettingsSchema } from './settings.ts';
 import { validateFacebook } from './validate.ts';
 
 export const facebook = {
   name: 'facebook',
   app: META_APP,
   info: facebookInfo,
-  settingsSchema: FacebookSettingsSchema,
+  settingsSchema: FacebookTargetSettingsSchema,
   // SPEC's post-level facebookSettings; a target's platformSpecificData overrides its fields.
   postLevel: { field: 'facebookSettings', schema: FacebookSettingsSchema },
   validate: (target) => validateFacebook(target),
