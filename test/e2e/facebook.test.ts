@@ -86,6 +86,17 @@ test('a first comment is posted once, as the Page, under the published post; the
   assert.equal(posted(meta, { accountId: page, text: content }).length, 1);
 });
 
+test('a first comment whose answer is lost is found among the post\'s comments, not posted twice', async () => {
+  const meta = w.emu('meta');
+  const page = pages[0]!;
+  // Graph makes the comment, then the connection is cut before its answer.
+  meta.faults.add({ kind: 'accept_then_reset', method: 'POST', path: '/comments' });
+  const post = await publishNow(w.h, { content: `comment answer lost ${Date.now()}`, platforms: [{ platform: 'facebook', accountId: page, platformSpecificData: { firstComment: 'made once' } }] });
+  const done = await commentIs(post.id, 'published');
+  const comments = posted(meta, { accountId: page, kind: 'comment', text: 'made once' });
+  assert.deepEqual(comments.map((e) => e.id), [done.platforms[0].firstComment.platformCommentId]);
+});
+
 test('a first comment is a target\'s, not a post-level facebookSettings field', async () => {
   const res = await w.h.request('POST', '/v1/posts', {
     body: { content: 'post-level comment', isDraft: true, facebookSettings: { firstComment: 'no' }, platforms: [{ platform: 'facebook', accountId: pages[0] }] },
