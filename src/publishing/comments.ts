@@ -170,7 +170,9 @@ export function createCommentRunner(deps: {
       const found = await withRefresh(() => capability.find(request));
       if (!found.ok) {
         const f = found as PlatformFailure;
-        return onFailure(isPermanent(f.category) ? f : failure('outcome_unknown', f.message), target.comment_attempts, reconciles);
+        if (!isPermanent(f.category)) return onFailure(failure('outcome_unknown', f.message), target.comment_attempts, reconciles);
+        // The question stays open: whatever comes next (a retry) asks again before it sends.
+        return { kind: 'failed', code: f.category, message: f.message, needsReconcile: reconciles };
       }
       if (found.found === true) return { kind: 'published', commentId: found.platformCommentId };
       if (found.found === 'unknown') return onFailure(failure('outcome_unknown', found.message), target.comment_attempts, reconciles);

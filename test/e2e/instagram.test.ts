@@ -1,8 +1,11 @@
-// Instagram (through Facebook Login) end to end through Herald's HTTP API.
+// Instagram (through Facebook Login) end to end through Herald's HTTP API: every media shape, a refreshed
+// token, the first comment (posted once by the engine; a failure retried alone), no unpublish and no
+// edit (the API has neither), disconnect.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connectAccount } from '../helpers/connect.ts';
 import { calls, posted, publishNow, startWorld, type World } from '../helpers/e2e.ts';
+import { eventually } from '../helpers/webhooks.ts';
 
 let w: World;
 let accounts: string[];
@@ -50,6 +53,66 @@ test('an expired-token answer is met with one refresh and the post goes out', as
   const post = await publishNow(w.h, { content: `after expiry ${Date.now()}`, mediaItems: [{ type: 'image', url: w.media('sample.jpg') }], platforms: [{ platform: 'instagram', accountId: accounts[1]! }] });
   assert.equal(post.status, 'published', JSON.stringify(post));
   assert.equal(calls(meta, 'GET', '/oauth/access_token'), exchanges + 1, 'one token exchange');
+});
+
+async function commentIs(postId: string, status: string) {
+  return eventually(async () => {
+    const post = (await w.h.request('GET', `/v1/posts/${postId}`)).body;
+    return post.platforms[0].firstComment?.status === status ? post : undefined;
+  }, undefined, `the first comment to be ${status}`);
+}
+
+test('a first comment is posted once, by the engine, under the published media; the target shows its outcome', async () => {
+  const meta = w.emu('meta');
+  const account = accounts[0]!;
+  const content = `IG with a comment ${Date.now()}`;
+  const post = await publishNow(w.h, {
+    content,
+    mediaItems: [{ type: 'image', url: w.media('sample.jpg') }],
+    platforms: [{ platform: 'instagram', accountId: account, platformSpecificData: { firstComment: 'more in bio' } }],
+  });
+  assert.equal(post.status, 'published', JSON.stringify(post));
+  const done = await commentIs(post.id, 'published');
+  const mediaId = done.platforms[0].platformPostId;
+  const comments = posted(meta, { accountId: account, kind: 'comment' }).filter((e) => e.extra?.mediaId === mediaId);
+  assert.deepEqual(comments.map((e) => [e.id, e.text]), [[done.platforms[0].firstComment.platformCommentId, 'more in bio']]);
+  assert.equal(posted(meta, { accountId: account, kind: 'media', text: content }).length, 1);
+});
+
+test('a failing first comment leaves the media published; retry sends only the comment', async () => {
+  const meta = w.emu('meta');
+  const account = accounts[0]!;
+  meta.faults.add({ kind: 'permission', method: 'POST', path: '/comments' });
+  const content = `IG comment refused ${Date.now()}`;
+  const post = await publishNow(w.h, {
+    content,
+    mediaItems: [{ type: 'image', url: w.media('sample.jpg') }],
+    platforms: [{ platform: 'instagram', accountId: account, platformSpecificData: { firstComment: 'after the retry' } }],
+  });
+  assert.equal(post.status, 'published');
+  const failed = await commentIs(post.id, 'failed');
+  assert.equal(failed.platforms[0].status, 'published');
+  const retry = await w.h.request('POST', `/v1/posts/${post.id}/retry`);
+  assert.equal(retry.status, 200, retry.text);
+  await commentIs(post.id, 'published');
+  assert.equal(posted(meta, { accountId: account, kind: 'media', text: content }).length, 1, 'the media was not published again');
+  assert.equal(posted(meta, { accountId: account, kind: 'comment', text: 'after the retry' }).length, 1);
+});
+
+test('Instagram cannot unpublish nor edit: UNPUBLISH_NOT_SUPPORTED and EDIT_NOT_SUPPORTED, nothing is sent', async () => {
+  const meta = w.emu('meta');
+  const account = accounts[0]!;
+  const post = await publishNow(w.h, { content: `IG stays ${Date.now()}`, mediaItems: [{ type: 'image', url: w.media('sample.jpg') }], platforms: [{ platform: 'instagram', accountId: account }] });
+  const mediaId = post.platforms[0].platformPostId;
+  const res = await w.h.request('POST', `/v1/posts/${post.id}/unpublish`, { body: {} });
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.platforms[0].unpublished, false);
+  assert.equal(res.body.platforms[0].errorCode, 'UNPUBLISH_NOT_SUPPORTED');
+  const edit = await w.h.request('POST', `/v1/posts/${post.id}/edit`, { body: { content: 'new caption' } });
+  assert.equal(edit.status, 422, edit.text);
+  assert.equal(edit.body.code, 'EDIT_NOT_SUPPORTED');
+  assert.equal(meta.calls.filter((c) => c.path.endsWith(`/${mediaId}`) && c.method !== 'GET').length, 0, 'Graph was asked for nothing');
+  assert.equal((await w.h.request('GET', `/v1/posts/${post.id}`)).body.platforms[0].status, 'published');
 });
 
 test('disconnect revokes the shared grant only with the last account', async () => {

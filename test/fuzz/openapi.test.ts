@@ -130,15 +130,17 @@ function requestFor(op: Operation) {
   return fc.record({ path, query, body: fc.oneof(...bodies), auth, idempotencyKey: fc.option(fc.uuid(), { freq: 3 }) });
 }
 
-function checkError(op: Operation, status: number, body: any, text: string) {
+function checkError(op: Operation, status: number, body: any, text: string, reached: boolean) {
   const where = `${op.method} ${op.path} → ${status}: ${text.slice(0, 300)}`;
   assert.equal(typeof body, 'object', where);
   assert.equal(typeof body.error, 'string', where);
   assert.ok(body.error.length > 0, where);
-  // Shape B: every error of POST /v1/posts but 404, 429 and 500; the create checks' errors of PATCH.
+  // Shape B: every error of POST /v1/posts but 404, 429 and 500; the create checks' errors of PATCH. Only
+  // when the request reached that route: an id of ".." takes it elsewhere (the URL drops the segment).
   const shapeB =
-    (op.method === 'POST' && op.path === '/v1/posts' && status !== 429 && status !== 500 && status !== 404) ||
-    (op.method === 'PATCH' && op.path === '/v1/posts/{postId}' && [400, 413, 415, 422].includes(status));
+    reached &&
+    ((op.method === 'POST' && op.path === '/v1/posts' && status !== 429 && status !== 500 && status !== 404) ||
+      (op.method === 'PATCH' && op.path === '/v1/posts/{postId}' && [400, 413, 415, 422].includes(status)));
   if (shapeB) {
     assert.deepEqual(Object.keys(body).sort(), ['code', 'error', 'param', 'type'], where);
     assert.match(body.code, /^[a-z_]+$/, where);
@@ -202,7 +204,9 @@ test(`every operation of /openapi.json survives ${RUNS_PER_OPERATION} generated 
         assert.ok(res.headers.get('x-request-id'), 'X-Request-Id on every answer');
         assert.ok(res.status < 500, `${op.method} ${path} → ${res.status}: ${text.slice(0, 500)}`);
         const body = text ? JSON.parse(text) : undefined;
-        if (res.status >= 400) return checkError(op, res.status, body, text);
+        // fetch resolves dot segments ("/v1/posts/.." is "/v1/"): such a request never reached this route.
+        const reached = new URL(`${w.h.url}${path}`).pathname === path;
+        if (res.status >= 400) return checkError(op, res.status, body, text, reached);
         const validate = op.responses.get(res.status);
         assert.ok(validate, `${op.method} ${op.path} answered ${res.status}, which its schema does not list`);
         assert.ok(validate(body), `${op.method} ${op.path} → ${res.status} body does not match its schema: ${ajv.errorsText(validate.errors)}: ${text.slice(0, 300)}`);

@@ -116,23 +116,15 @@ test('refresh re-exchanges the still-valid token for a new 60-day one', async ()
   assert.ok(out.grant.expiresAt! > Date.now() + 59 * DAY_MS);
 });
 
-test('an image with a first comment', async () => {
+test('an image; a firstComment is left to the engine, publish never posts it', async () => {
   const { req, saved } = request(account(), 'First image #herald', [image()], { firstComment: 'more in bio' });
   const out = await ig.publish(req);
   assert.ok(out.ok, JSON.stringify(out));
   assert.match(out.platformPostUrl, /^https:\/\/www\.instagram\.com\/p\/[\w-]+\/$/);
   assert.ok(typeof saved[0]?.containerId === 'string', 'the container was checkpointed before media_publish');
   assert.equal(emu.ledger.get(out.platformPostId)?.extra?.mediaType, 'IMAGE');
-  const comment = emu.ledger.list({ kind: 'comment' }).find((c) => c.extra?.mediaId === out.platformPostId);
-  assert.equal(comment?.text, 'more in bio');
-});
-
-test('a failing first comment neither fails nor repeats the post', async () => {
-  emu.faults.add({ kind: 'server_error', method: 'POST', path: '/comments' });
-  const before = published(account().accountId).length;
-  const out = await ig.publish(request(account(), 'Comment will fail', [image()], { firstComment: 'lost' }).req);
-  assert.ok(out.ok, JSON.stringify(out));
-  assert.equal(published(account().accountId).length, before + 1);
+  assert.equal(emu.ledger.list({ kind: 'comment' }).filter((c) => c.extra?.mediaId === out.platformPostId).length, 0);
+  assert.equal(emu.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/comments')).length, 0);
 });
 
 test('a carousel of images and a video, with collaborators', async () => {

@@ -256,6 +256,50 @@ describe('Threads emulator protocol', () => {
     assert.equal(((await broken.json()) as { error: { code: number; type: string } }).error.code, 100);
   });
 
+  test('strict: DELETE removes the caller\'s own post with threads_delete only, 100 a day; {success, deleted_id}', async () => {
+    const scope = 'threads_basic,threads_content_publish,threads_manage_replies,threads_delete';
+    const token = await longToken({ scope, sandbox_user: 'deleter' });
+    const post = (text: string) => graph('POST', 'me/threads', token, { media_type: 'TEXT', text, auto_publish_text: 'true' });
+    const id = (await post('to delete')).body.id as string;
+    const withoutScope = await longToken({ sandbox_user: 'deleter' });
+    const denied = await graph('DELETE', id, withoutScope);
+    assert.deepEqual([denied.status, denied.body.error.code], [403, 10]);
+    const stranger = await longToken({ scope, sandbox_user: 'stranger' });
+    assert.equal((await graph('DELETE', id, stranger)).body.error.error_subcode, 33, 'someone else\'s post is not there for them');
+    assert.deepEqual((await graph('DELETE', id, token)).body, { success: true, deleted_id: id });
+    assert.equal((await graph('GET', id, token, { fields: 'id' })).body.error.error_subcode, 33);
+    assert.equal((await graph('DELETE', id, token)).body.error.error_subcode, 33, 'gone');
+    assert.deepEqual(emu.ledger.list({ kind: 'delete' }).map((e) => e.id), [id]);
+    assert.deepEqual((await graph('GET', 'me/threads', token, { fields: 'id' })).body.data, []);
+    for (let i = 1; i < 100; i++) assert.equal((await graph('DELETE', (await post(`n${i}`)).body.id, token)).status, 200, `delete ${i + 1}`);
+    const over = await graph('DELETE', (await post('one too many')).body.id, token);
+    assert.deepEqual([over.status, over.body.error.code], [400, 4]);
+    clock.offset += DAY_MS;
+    assert.equal((await graph('DELETE', (await post('the next day')).body.id, token)).status, 200);
+  });
+
+  test('strict: a post\'s replies need threads_read_replies; newest first unless reverse=false; own replies marked', async () => {
+    const scope = 'threads_basic,threads_content_publish,threads_manage_replies,threads_read_replies';
+    const token = await longToken({ scope, sandbox_user: 'replier' });
+    const text = (t: string, extra: Record<string, string> = {}) => graph('POST', 'me/threads', token, { media_type: 'TEXT', text: t, auto_publish_text: 'true', ...extra });
+    const root = (await text('root')).body.id as string;
+    const first = (await text('one', { reply_to_id: root })).body.id as string;
+    const second = (await text('two', { reply_to_id: root })).body.id as string;
+    await text('nested', { reply_to_id: first });
+    const list = (t: string, params: Record<string, string> = {}) => graph('GET', `${root}/replies`, t, { fields: 'id,text,is_reply_owned_by_me', ...params });
+    assert.deepEqual((await list(token)).body.data, [
+      { id: second, text: 'two', is_reply_owned_by_me: true },
+      { id: first, text: 'one', is_reply_owned_by_me: true },
+    ], 'top-level replies only, newest first');
+    assert.deepEqual((await list(token, { reverse: 'false' })).body.data.map((r: { id: string }) => r.id), [first, second]);
+    assert.equal((await list(token, { reverse: 'maybe' })).body.error.code, 100);
+    const noRead = await longToken({ scope: 'threads_basic,threads_content_publish', sandbox_user: 'replier' });
+    assert.equal((await list(noRead)).body.error.code, 10);
+    const stranger = await longToken({ scope, sandbox_user: 'not-the-author' });
+    assert.equal((await list(stranger)).body.error.error_subcode, 33);
+    assert.equal((await graph('GET', 'me/replies', token, { fields: 'id' })).body.data.length, 3, 'the user\'s own replies are still /me/replies');
+  });
+
   test('strict: debug_token with a user token inspects that user\'s tokens only', async () => {
     const mine = await longToken({ sandbox_user: 'inspector' });
     const theirs = await longToken({ sandbox_user: 'someone_else' });

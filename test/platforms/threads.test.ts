@@ -107,7 +107,7 @@ describe('Threads adapter against the emulator', () => {
     assert.equal(url.searchParams.get('redirect_uri'), REDIRECT);
     assert.equal(url.searchParams.get('response_type'), 'code');
     assert.equal(url.searchParams.get('state'), 's');
-    assert.deepEqual(url.searchParams.get('scope')!.split(','), ['threads_basic', 'threads_content_publish', 'threads_manage_replies']);
+    assert.deepEqual(url.searchParams.get('scope')!.split(','), ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_delete']);
     assert.equal(url.searchParams.get('code_challenge'), null);
   });
 
@@ -121,7 +121,7 @@ describe('Threads adapter against the emulator', () => {
     assert.equal(account.displayName, 'Alice');
     assert.match(account.avatarUrl!, /\/threads\/avatars\//);
     assert.equal(account.grant.refreshToken, undefined);
-    assert.deepEqual(account.grant.scopes, ['threads_basic', 'threads_content_publish', 'threads_manage_replies']);
+    assert.deepEqual(account.grant.scopes, ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_delete']);
     const expiresAt = account.grant.expiresAt!;
     // 60 days from the long-lived exchange (whole seconds), however long connecting took.
     assert.ok(expiresAt >= before + 60 * DAY_MS - 1_000 && expiresAt <= Date.now() + 60 * DAY_MS, `expiresAt ${expiresAt - before} ms ahead`);
@@ -135,7 +135,7 @@ describe('Threads adapter against the emulator', () => {
     assert.equal(bad.ok, false);
     assert.equal(!bad.ok && bad.category, 'auth_expired');
     const partial = await connect(adapter, 'bob', { sandbox_decline: 'threads_manage_replies' });
-    assert.deepEqual(partial.grant.scopes, ['threads_basic', 'threads_content_publish']);
+    assert.deepEqual(partial.grant.scopes, ['threads_basic', 'threads_content_publish', 'threads_read_replies', 'threads_delete']);
   });
 
   test('health: scopes, expiry and publishing quota', async () => {
@@ -144,7 +144,7 @@ describe('Threads adapter against the emulator', () => {
     const account = credentials(await connect(adapter));
     const h = await adapter.health(account);
     assert.ok(h.ok, h.ok ? '' : h.message);
-    assert.deepEqual(h.permissions, ['threads_basic', 'threads_content_publish', 'threads_manage_replies']);
+    assert.deepEqual(h.permissions, ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_delete']);
     // 60 days from the long-lived exchange (whole seconds), however long connecting took.
     assert.ok(h.expiresAt! >= from + 60 * DAY_MS - 1_000 && h.expiresAt! <= Date.now() + 60 * DAY_MS, `expiresAt ${h.expiresAt! - from} ms ahead`);
     assert.deepEqual(h.quota, { used: 0, total: 250 });

@@ -4,7 +4,7 @@ import type { PlatformDescriptor } from '../descriptor.ts';
 import { META_APP, META_SANDBOX_AUTH_PATH, META_SANDBOX_MOUNT } from '../meta/app.ts';
 import { createFacebookAdapter } from './adapter.ts';
 import { FACEBOOK_LIMITS, facebookInfo } from './info.ts';
-import { FacebookSettingsSchema } from './settings.ts';
+import { FacebookSettingsSchema, FacebookTargetSettingsSchema } from './settings.ts';
 import { validateFacebook } from './validate.ts';
 import { FACEBOOK_MEDIA_RULES } from './media-rules.ts';
 
@@ -12,7 +12,7 @@ export const facebook = {
   name: 'facebook',
   app: META_APP,
   info: facebookInfo,
-  settingsSchema: FacebookSettingsSchema,
+  settingsSchema: FacebookTargetSettingsSchema,
   mediaRules: FACEBOOK_MEDIA_RULES,
   // SPEC's post-level facebookSettings; a target's platformSpecificData overrides its fields.
   postLevel: { field: 'facebookSettings', schema: FacebookSettingsSchema },

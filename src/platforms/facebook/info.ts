@@ -2,7 +2,15 @@
 import type { PlatformInfo } from '../types.ts';
 import { metaGrantKey } from '../meta/grant.ts';
 
-export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video', 'business_management'] as const;
+export const FACEBOOK_SCOPES = [
+  'pages_show_list',
+  'pages_read_engagement',
+  'pages_manage_posts',
+  'publish_video',
+  'business_management',
+  // Commenting as the Page (the firstComment); publishing, edits and deletes do not need it.
+  'pages_manage_engagement',
+] as const;
 
 /** What publishing cannot do without; publish_video and business_management only matter for some Pages and posts. */
 export const FACEBOOK_REQUIRED_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts'] as const;

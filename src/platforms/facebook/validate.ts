@@ -32,6 +32,7 @@ export function validateFacebook(target: TargetContent): RuleViolation[] {
   if (contentType === 'story') {
     if (media.length !== 1) out.push({ field: 'media', message: 'a Facebook story needs exactly one image or one video' });
     if (link !== undefined) out.push({ field: 'settings.link', message: 'link can only be used on feed posts' });
+    if (settings.firstComment !== undefined) out.push({ field: 'settings.firstComment', message: 'Facebook stories cannot take comments' });
     return out;
   }
 

@@ -1,9 +1,10 @@
 // Instagram professional accounts through Facebook Login (Instagram API with Facebook Login). Uses the
-// Facebook app's configuration: same Graph URL, same consent dialog.
+// Facebook app's configuration: same Graph URL, same consent dialog. Capabilities: the first comment.
 import type { AdapterDeps } from '../deps.ts';
 import type { PlatformAdapter } from '../types.ts';
 import { createGraph } from '../meta/graph.ts';
 import { dialogUrl } from '../meta/login.ts';
+import { instagramComment } from './comment.ts';
 import { INSTAGRAM_SCOPES, instagramInfo } from './info.ts';
 import type { InstagramContext } from './lookup.ts';
 import { connectInstagram, instagramHealth, refreshInstagram, revokeInstagram } from './oauth.ts';
@@ -21,5 +22,9 @@ export function createInstagramAdapter(deps: AdapterDeps): PlatformAdapter {
     health: (account) => instagramHealth(ctx, account),
     publish: (request) => publishInstagram(ctx, request),
     reconcile: (request) => reconcileInstagram(ctx, request),
+    // No edit (a published caption cannot be changed through the API: IG Media updates take only
+    // comment_enabled) and no unpublish (IG Media has no delete): the engine answers EDIT_NOT_SUPPORTED
+    // and UNPUBLISH_NOT_SUPPORTED.
+    comment: instagramComment(ctx),
   };
 }

@@ -5,7 +5,7 @@ import { metaGrantKey } from '../meta/grant.ts';
 export const INSTAGRAM_SCOPES = [
   'instagram_basic',
   'instagram_content_publish',
-  // Needed by POST /{media-id}/comments, which posts the firstComment.
+  // POST and GET /{media-id}/comments: posting the firstComment and finding it when its answer was lost.
   'instagram_manage_comments',
   'pages_show_list',
   'pages_read_engagement',

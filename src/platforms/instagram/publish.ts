@@ -1,5 +1,7 @@
-// Instagram publishing: container(s) → wait for FINISHED → quota check → media_publish → permalink →
-// optional first comment. The container id is checkpointed before media_publish, the only public step.
+// Instagram publishing: container(s) → wait for FINISHED → quota check → media_publish → permalink.
+// The container id is checkpointed before media_publish, the only public step. A firstComment is not
+// posted here: the engine posts it through the comment capability (comment.ts) once the target is
+// published, with its own outcome, checkpoint and reconcile.
 import { failure, type MediaItem, type PublishOutcome, type PublishRequest } from '../types.ts';
 import { DEFAULT_QUOTA_WAIT_MS } from '../meta/graph-errors.ts';
 import { str, type GraphParams } from '../meta/graph.ts';
@@ -57,18 +59,7 @@ export async function publishInstagram(ctx: InstagramContext, req: PublishReques
 
   const link = await ctx.graph.get(`/${mediaId}`, token, { fields: 'permalink' }, { label: 'Instagram permalink', signal: req.signal });
   const url = (link.ok && str(link.body, 'permalink')) || `https://www.instagram.com/${req.account.username}/`;
-  await postFirstComment(ctx, req, mediaId, settings);
   return { ok: true, platformPostId: mediaId, platformPostUrl: url };
-}
-
-/**
- * The comment is a courtesy after the post is live: its failure must neither fail the post nor cause a
- * re-publish, so the outcome is deliberately ignored.
- */
-async function postFirstComment(ctx: InstagramContext, req: PublishRequest, mediaId: string, settings: InstagramSettings): Promise<void> {
-  const message = settings.firstComment?.trim();
-  if (!message || settings.contentType === 'story') return;
-  await ctx.graph.post(`/${mediaId}/comments`, req.account.accessToken, { message }, { label: 'Instagram first comment', signal: req.signal });
 }
 
 function collaboratorsParam(settings: InstagramSettings): GraphParams {

@@ -1,12 +1,15 @@
-// The Threads adapter: wiring only; each use case lives in its own file.
+// The Threads adapter: wiring only; each use case lives in its own file. Capabilities: the first comment
+// (a reply) and unpublish. No edit: the Threads API has no call that changes a published post.
 import type { AdapterDeps } from '../deps.ts';
 import type { PlatformAdapter } from '../types.ts';
 import { createThreadsApi } from './api.ts';
+import { threadsComment } from './comment.ts';
 import { threadsHealth } from './health.ts';
 import { THREADS_INFO } from './info.ts';
 import { threadsAuthorizeUrl, threadsConnect, threadsRefresh } from './oauth.ts';
 import { threadsPublish } from './publish.ts';
 import { threadsReconcile } from './reconcile.ts';
+import { threadsUnpublish } from './unpublish.ts';
 
 export function createThreadsAdapter(deps: AdapterDeps): PlatformAdapter {
   const api = createThreadsApi(deps);
@@ -21,5 +24,7 @@ export function createThreadsAdapter(deps: AdapterDeps): PlatformAdapter {
     health: (account) => threadsHealth(deps, api, account),
     publish: (request) => threadsPublish(deps, api, request),
     reconcile: (request) => threadsReconcile(deps, api, request),
+    unpublish: (request) => threadsUnpublish(deps, api, request),
+    comment: threadsComment(deps, api),
   };
 }

@@ -15,6 +15,8 @@ export interface ThreadsApi {
   get(path: string, token: string, query?: Query, signal?: AbortSignal): Promise<HttpResult>;
   /** POST /v1.0/{path} with a form body. */
   post(path: string, token: string, form: Query, signal?: AbortSignal): Promise<HttpResult>;
+  /** DELETE /v1.0/{path}. */
+  delete(path: string, token: string, signal?: AbortSignal): Promise<HttpResult>;
 }
 
 export function createThreadsApi(deps: AdapterDeps): ThreadsApi {
@@ -27,6 +29,7 @@ export function createThreadsApi(deps: AdapterDeps): ThreadsApi {
       deps.http.request({ method: 'GET', url: versioned(path), query: { ...query, access_token: token }, signal }),
     post: (path, token, form, signal) =>
       deps.http.request({ method: 'POST', url: versioned(path), body: { form: { ...form, access_token: token } }, signal }),
+    delete: (path, token, signal) => deps.http.request({ method: 'DELETE', url: versioned(path), query: { access_token: token }, signal }),
   };
 }
 

@@ -18,6 +18,8 @@ export const THREADS_LIMITS = {
   postsPerDay: 250,
   /** API-published replies per profile per rolling 24 h. */
   repliesPerDay: 1000,
+  /** Deletes per profile per day (docs: "Delete Posts", Limitations). */
+  deletesPerDay: 100,
   /** Long-lived tokens live 60 days and may be refreshed once they are 24 h old. */
   longLivedTokenMs: 60 * DAY_MS,
   minTokenAgeForRefreshMs: DAY_MS,
@@ -30,9 +32,10 @@ export const THREADS_INFO: PlatformInfo = {
   displayName: 'Threads',
   // The authorization window takes no code_challenge; the app secret authenticates the exchange.
   usesPkce: false,
-  // threads_manage_replies: threadItems are published as replies (reply_to_id), and the reply quota
-  // (reply_quota_usage) can only be read with it.
-  scopes: ['threads_basic', 'threads_content_publish', 'threads_manage_replies'],
+  // threads_manage_replies: threadItems and the firstComment are published as replies (reply_to_id), and
+  // the reply quota (reply_quota_usage) can only be read with it. threads_read_replies: reading a post's
+  // replies, to find a first comment whose answer was lost. threads_delete: unpublishing.
+  scopes: ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_delete'],
   requiredScopes: ['threads_basic', 'threads_content_publish'],
   // No refresh token: the long-lived token itself is refreshed, and only while it is still valid.
   refreshAheadMs: 7 * DAY_MS,

@@ -17,6 +17,10 @@ export const ThreadsSettingsSchema = Type.Object(
       ]),
     ),
     topicTag: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+    firstComment: Type.Optional(
+      // A loose bound: validate counts it the Threads way (500, emoji as their UTF-8 bytes; 5 links).
+      Type.String({ minLength: 1, maxLength: 2000, description: 'Published as a reply by the same account once the post is published.' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -70,7 +70,8 @@ function checkPost(text: string, media: readonly MediaItem[], fields: { text: st
 }
 
 /**
- * The first post is the target's content and media; each threadItem becomes a reply to the one before.
+ * The first post is the target's content and media; each threadItem becomes a reply to the one before,
+ * and a firstComment a text reply to the first post, held to the same text rules.
  * A single media item is an IMAGE or VIDEO post, two to twenty make a carousel (images and videos may mix).
  */
 export function validateThreads(target: TargetContent, _account: { meta: AccountMeta }): RuleViolation[] {
@@ -80,6 +81,9 @@ export function validateThreads(target: TargetContent, _account: { meta: Account
     const prefix = `settings.threadItems[${i}]`;
     out.push(...checkPost(item.content, (item.mediaItems ?? []) as MediaItem[], { text: `${prefix}.content`, media: `${prefix}.mediaItems` }));
   });
+  if (settings.firstComment !== undefined) {
+    out.push(...checkPost(settings.firstComment, [], { text: 'settings.firstComment', media: 'settings.firstComment' }));
+  }
   if (settings.topicTag !== undefined) {
     const problem = topicTagProblem(settings.topicTag);
     if (problem) out.push({ field: 'settings.topicTag', message: problem });

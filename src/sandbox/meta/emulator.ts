@@ -6,6 +6,8 @@ import { createEmulatorBase, installCommon, SANDBOX_APP, type Emulator, type Err
 import type { ErrorFaultKind, FaultRule } from '../kit/faults.ts';
 import { OAuthServer } from '../kit/oauth.ts';
 import { envelope, graphError, SHORT_LIVED_MS, type MetaContext, type MetaEmulatorOptions } from './graph-http.ts';
+import { changeRoutes } from './routes-changes.ts';
+import { commentRoutes } from './routes-comments.ts';
 import { loginRoutes } from './routes-login.ts';
 import { instagramRoutes } from './routes-instagram.ts';
 import { objectRoutes } from './routes-objects.ts';
@@ -58,9 +60,11 @@ export function createMetaEmulator(options: MetaEmulatorOptions = {}): Emulator 
       loginRoutes(app, ctx);
       pageRoutes(app, ctx);
       instagramRoutes(app, ctx);
+      commentRoutes(app, ctx);
       objectRoutes(app, ctx);
+      changeRoutes(app, ctx);
     },
-    errorFor: (kind, rule) => renderError(kind, rule),
+    errorFor: (kind, rule) => renderError(kind, rule, isInstagramPath(state, rule.path)),
     snapshot: (limits) => state.snapshot(now(), limits),
     restore: (saved) => state.restore(saved as MetaSnapshot),
     reset() {
@@ -113,9 +117,18 @@ function installGraphHooks(app: FastifyInstance, ctx: MetaContext, emu: Emulator
   });
 }
 
+/**
+ * Whether a fault's path is about Instagram: its own edges, or an object (comments, say) that is
+ * Instagram media. Faults on a Page's objects answer as Pages do.
+ */
+function isInstagramPath(state: MetaState, path: string | undefined): boolean {
+  if (!path) return false;
+  if (/\/(media|media_publish|content_publishing_limit)\b/.test(path)) return true;
+  return path.split('/').some((segment) => state.media.has(segment) || state.igAccounts.has(segment));
+}
+
 /** An injected fault, rendered as Graph renders that failure. */
-function renderError(kind: ErrorFaultKind, rule: FaultRule): ErrorReply {
-  const instagram = /\/(media|media_publish|content_publishing_limit|comments)\b/.test(rule.path ?? '');
+function renderError(kind: ErrorFaultKind, rule: FaultRule, instagram: boolean): ErrorReply {
   switch (kind) {
     case 'server_error':
       return { status: 500, body: envelope(2, rule.message ?? 'An unexpected error has occurred. Please retry your request later.', { transient: true }) };

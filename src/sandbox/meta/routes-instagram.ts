@@ -1,9 +1,10 @@
 // Instagram content publishing: containers (image, reel, story, carousel and its items), the status
-// state machine, media_publish with the 24-hour quota, the account's media and stories, comments.
+// state machine, media_publish with the 24-hour quota, the account's media and stories. Comments on
+// media are in routes-comments.ts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { emulatorBaseUrl } from '../kit/emulator.ts';
 import { unreachableMediaUrl } from '../kit/media-urls.ts';
-import { authenticate, badParam, fieldsOf, graphError, hasScope, igAccess, missingObject, paginate, param, select, type MetaContext } from './graph-http.ts';
+import { badParam, fieldsOf, graphError, igAccess, paginate, param, select, type MetaContext } from './graph-http.ts';
 import type { IgContainer, IgMediaType } from './state.ts';
 import { containerCode, mediaView } from './views.ts';
 import { pullable, pullMedia } from '../kit/pull.ts';
@@ -106,27 +107,6 @@ export function instagramRoutes(app: FastifyInstance, ctx: MetaContext): void {
       },
     });
     return { id: mediaId };
-  });
-
-  app.post('/:v/:id/comments', async (req, reply) => {
-    const caller = authenticate(ctx, req, reply);
-    if (!caller) return reply;
-    const { id: mediaId } = req.params as { id: string };
-    const media = state.media.get(mediaId);
-    const ig = media ? state.igAccounts.get(media.igId) : undefined;
-    if (!media || !ig) return missingObject(reply, mediaId, 'post');
-    if (caller.kind !== 'user' || caller.userId !== ig.userId) return graphError(reply, 403, 10, '(#10) Application does not have permission for this action');
-    for (const scope of ['instagram_basic', 'pages_read_engagement', 'instagram_manage_comments']) {
-      if (!hasScope(caller, scope)) return graphError(reply, 403, 200, `(#200) Requires ${scope} permission`);
-    }
-    if (media.productType === 'STORY') return badParam(reply, 'Stories cannot be commented on');
-    const message = param(req, 'message');
-    if (!message) return badParam(reply, 'The parameter message is required');
-    const now = ctx.now();
-    const id = state.nextId('178');
-    state.comments.set(id, { id, mediaId, text: message, createdAt: now });
-    ledger.record({ id, accountId: media.igId, kind: 'comment', text: message, media: [], createdAt: now, extra: { mediaId } });
-    return { id };
   });
 }
 

@@ -1,5 +1,6 @@
 // Everything the Meta emulator remembers: sandbox users with their Pages and linked Instagram accounts,
-// and the objects Graph would hold (posts, photos, videos, stories, IG containers, IG media, comments).
+// and the objects Graph would hold (posts, photos, videos, stories, IG containers, IG media, comments on
+// both). Deleted objects are simply gone, as Graph shows them.
 import { createHash } from 'node:crypto';
 import type { PersistLimits } from '../kit/emulator.ts';
 import { newest } from '../kit/persistence.ts';
@@ -116,6 +117,18 @@ export interface IgMedia {
   productType: 'FEED' | 'REELS' | 'STORY';
   shortcode: string;
   createdAt: number;
+  /** Set false by POST /{ig-media-id} comment_enabled=false: the media takes no comments. */
+  commentEnabled?: boolean;
+}
+
+/** A comment on a Page's post, photo or video, made as the Page. */
+export interface FbComment {
+  id: string;
+  /** The commented object: a Page Post id, a photo id or a video id. */
+  objectId: string;
+  pageId: string;
+  message: string;
+  createdAt: number;
 }
 
 export interface IgComment {
@@ -144,6 +157,8 @@ export interface MetaSnapshot {
   containers: IgContainer[];
   media: IgMedia[];
   comments: IgComment[];
+  /** Absent in state saved before Facebook comments existed. */
+  fbComments?: FbComment[];
   lastStatus: [string, number][];
   counter: string;
 }
@@ -163,6 +178,7 @@ export class MetaState {
   containers = new Map<string, IgContainer>();
   media = new Map<string, IgMedia>();
   comments = new Map<string, IgComment>();
+  fbComments = new Map<string, FbComment>();
   /** When each Page last posted each text ("pageId\ntext"), for Graph's duplicate-status rule. */
   lastStatus = new Map<string, number>();
   #counter = 0n;
@@ -225,6 +241,7 @@ export class MetaState {
       containers: newest([...this.containers.values()].filter((c) => c.mediaId || c.createdAt > now - DAY_MS), n, (c) => c.createdAt),
       media: newest(this.media.values(), n, (m) => m.createdAt),
       comments: newest(this.comments.values(), n, (c) => c.createdAt),
+      fbComments: newest(this.fbComments.values(), n, (c) => c.createdAt),
       // The duplicate-status rule looks back 10 minutes.
       lastStatus: [...this.lastStatus].filter(([, at]) => at > now - 10 * 60_000),
       counter: String(this.#counter),
@@ -250,12 +267,13 @@ export class MetaState {
     fill(this.containers, snap.containers, (c) => c.id);
     fill(this.media, snap.media, (m) => m.id);
     fill(this.comments, snap.comments, (c) => c.id);
+    fill(this.fbComments, snap.fbComments ?? [], (c) => c.id);
     this.lastStatus = new Map(snap.lastStatus);
     this.#counter = BigInt(snap.counter);
   }
 
   clear(): void {
-    for (const m of [this.users, this.pages, this.igAccounts, this.posts, this.photos, this.videos, this.stories, this.containers, this.media, this.comments, this.lastStatus]) {
+    for (const m of [this.users, this.pages, this.igAccounts, this.posts, this.photos, this.videos, this.stories, this.containers, this.media, this.comments, this.fbComments, this.lastStatus]) {
       m.clear();
     }
     this.#counter = 0n;

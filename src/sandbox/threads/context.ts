@@ -12,6 +12,8 @@ export interface ThreadsEmulatorOptions extends EmulatorOptions {
   replyQuota?: number;
   /** How old a long-lived token must be before th_refresh_token accepts it (Threads: 24 hours). */
   refreshMinAgeMs?: number;
+  /** Deletes per profile per rolling 24 hours (Threads: 100). */
+  deleteQuota?: number;
 }
 
 export interface ThreadsSettings {
@@ -23,6 +25,7 @@ export interface ThreadsSettings {
   refreshMinAgeMs: number;
   /** Herald's own origins: Threads can fetch media there (EmulatorOptions.mediaOrigins). */
   mediaOrigins: () => readonly string[];
+  deleteQuota: number;
 }
 
 export interface ThreadsContext {

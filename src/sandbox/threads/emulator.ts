@@ -7,6 +7,7 @@ import type { ErrorFaultKind, FaultRule } from '../kit/faults.ts';
 import { OAuthServer } from '../kit/oauth.ts';
 import type { ThreadsContext, ThreadsEmulatorOptions } from './context.ts';
 import { graphError } from './graph.ts';
+import { registerDeleteRoutes } from './delete-routes.ts';
 import { registerOAuthRoutes } from './oauth-routes.ts';
 import { registerPublishRoutes } from './publish-routes.ts';
 import { registerReadRoutes } from './read-routes.ts';
@@ -100,6 +101,7 @@ export function createThreadsEmulator(options: ThreadsEmulatorOptions = {}): Thr
       registerOAuthRoutes(app, ctx);
       registerPublishRoutes(app, ctx);
       registerReadRoutes(app, ctx);
+      registerDeleteRoutes(app, ctx);
       app.setNotFoundHandler(async (req, reply) => {
         const r = graphError({ status: 400, code: 100, subcode: 33, message: `Unsupported ${req.method.toLowerCase()} request.` });
         return reply.code(r.status).send(r.body);
@@ -129,6 +131,7 @@ export function createThreadsEmulator(options: ThreadsEmulatorOptions = {}): Thr
       postQuota: options.postQuota ?? 250,
       replyQuota: options.replyQuota ?? 1000,
       refreshMinAgeMs: options.refreshMinAgeMs ?? DAY_MS,
+      deleteQuota: options.deleteQuota ?? 100,
     },
   };
   return emu;

@@ -63,6 +63,8 @@ export interface ThreadsSnapshot {
   containers: Container[];
   posts: Post[];
   tokens: [string, TokenInfo][];
+  /** When each user deleted posts, for the daily delete limit (absent in state saved before deletes). */
+  deletes?: [string, number[]][];
   next: string;
 }
 
@@ -74,6 +76,8 @@ export class ThreadsStore {
   containers = new Map<string, Container>();
   posts = new Map<string, Post>();
   tokens = new Map<string, TokenInfo>();
+  /** When each user deleted a post (the last 24 hours matter). */
+  deletes = new Map<string, number[]>();
   #next = 0n;
 
   nextId(): string {
@@ -121,6 +125,17 @@ export class ThreadsStore {
     return n;
   }
 
+  /** Posts this user deleted in the rolling 24 hours before now. */
+  deletedInWindow(userId: string, now: number): number {
+    return (this.deletes.get(userId) ?? []).filter((at) => at > now - DAY_MS).length;
+  }
+
+  /** Removes a post; its container stays PUBLISHED, as on Threads. */
+  deletePost(post: Post, now: number): void {
+    this.posts.delete(post.id);
+    this.deletes.set(post.userId, [...(this.deletes.get(post.userId) ?? []).filter((at) => at > now - DAY_MS), now]);
+  }
+
   permalink(post: Post): string {
     const user = this.users.get(post.userId);
     return `https://www.threads.com/@${user?.username ?? 'unknown'}/post/${post.shortcode}`;
@@ -146,6 +161,7 @@ export class ThreadsStore {
       containers,
       posts,
       tokens: [...this.tokens].filter(([token]) => liveTokens(token)),
+      deletes: [...this.deletes].map(([user, times]) => [user, times.filter((at) => at > now - DAY_MS)] as [string, number[]]).filter(([, times]) => times.length > 0),
       next: String(this.#next),
     };
   }
@@ -156,6 +172,7 @@ export class ThreadsStore {
     for (const c of snap.containers) this.containers.set(c.id, c);
     for (const p of snap.posts) this.posts.set(p.id, p);
     this.tokens = new Map(snap.tokens);
+    this.deletes = new Map(snap.deletes ?? []);
     this.#next = BigInt(snap.next);
   }
 
@@ -164,6 +181,7 @@ export class ThreadsStore {
     this.containers.clear();
     this.posts.clear();
     this.tokens.clear();
+    this.deletes.clear();
   }
 }
 

@@ -58,3 +58,9 @@ test('a link goes only on feed posts without media', () => {
 test('an unknown contentType is refused', () => {
   assert.deepEqual(fields('x', [], { contentType: 'carousel' }), ['settings.contentType']);
 });
+
+test('a first comment goes on feed posts and reels, not on stories', () => {
+  assert.deepEqual(fields('with a comment', [], { firstComment: 'see below' }), []);
+  assert.deepEqual(fields('reel', vid(1), { contentType: 'reel', firstComment: 'see below' }), []);
+  assert.deepEqual(fields('', img(1), { contentType: 'story', firstComment: 'see below' }), ['settings.firstComment']);
+});

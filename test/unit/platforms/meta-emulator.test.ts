@@ -6,6 +6,7 @@ import { createFacebookAdapter } from '../../../src/platforms/facebook/adapter.t
 import { createMetaEmulator } from '../../../src/sandbox/meta/emulator.ts';
 import { mediaRoutes } from '../../../src/sandbox/media.ts';
 import { adapterDeps, approveConsent } from '../../helpers/platform.ts';
+import { until } from '../../helpers/wait.ts';
 
 async function mount(prefix: string) {
   const emu = createMetaEmulator();
@@ -264,6 +265,102 @@ test('strict: debug_token answers the app token only (sandbox users are not deve
     assert.equal(asUser.body.error?.code, 100);
     const asApp = await graph(root, 'GET', 'debug_token', { access_token: `${APP.client_id}|${APP.client_secret}`, input_token: userToken });
     assert.equal(asApp.body.data?.is_valid, true);
+  } finally {
+    await app.close();
+  }
+});
+
+const ENGAGED = `${ALL_SCOPES},pages_manage_engagement,instagram_manage_comments`;
+
+/** Publishes an image on the Instagram account once its container has finished processing. */
+async function publishedMedia(root: string, origin: string, igId: string, token: string): Promise<string> {
+  const container = await graph(root, 'POST', `${igId}/media`, { access_token: token, image_url: `${origin}/files/sample.jpg`, caption: 'kept' });
+  await until('the container to finish', async () => (await graph(root, 'GET', container.body.id, { access_token: token, fields: 'status_code' })).body.status_code === 'FINISHED');
+  const media = await graph(root, 'POST', `${igId}/media_publish`, { access_token: token, creation_id: container.body.id });
+  assert.equal(media.status, 200, JSON.stringify(media.body));
+  return media.body.id as string;
+}
+
+test('strict: Facebook comments are the Page\'s (its token, pages_manage_engagement), read back with the Page token only', async () => {
+  const { app, root, origin, emu } = await mount('');
+  try {
+    const { userToken, pages } = await login(root, 'commenter', ENGAGED);
+    const [page, other] = pages;
+    const post = await graph(root, 'POST', `${page!.id}/feed`, { access_token: page!.access_token, message: 'to comment on' });
+    const comment = (token: string, message = 'first!') => graph(root, 'POST', `${post.body.id}/comments`, { access_token: token, message });
+    assert.equal((await comment(userToken)).body.error?.code, 200, 'a user token cannot comment as the Page');
+    assert.equal((await comment(other!.access_token)).body.error?.code, 200, 'nor another Page');
+    const { pages: narrow } = await login(root, 'commenter', ALL_SCOPES);
+    const noEngagement = await comment(narrow[0]!.access_token);
+    assert.match(noEngagement.body.error?.message ?? '', /pages_manage_engagement/);
+    assert.equal((await comment(page!.access_token, '  ')).body.error?.code, 100, 'a message is required');
+    assert.equal((await comment(page!.access_token, 'x'.repeat(8_001))).body.error?.code, 100);
+    assert.equal((await graph(root, 'POST', '1999999/comments', { access_token: page!.access_token, message: 'x' })).body.error?.error_subcode, 33);
+    const made = await comment(page!.access_token);
+    assert.equal(made.status, 200);
+    assert.match(made.body.id, /^\d+_\d+$/);
+    assert.deepEqual(emu.ledger.get(made.body.id)?.extra, { objectId: post.body.id });
+
+    const list = (params: Record<string, string>) => graph(root, 'GET', `${post.body.id}/comments`, params);
+    const asPage = await list({ access_token: page!.access_token, fields: 'id,message,from', order: 'reverse_chronological', filter: 'stream' });
+    assert.deepEqual(asPage.body.data, [{ id: made.body.id, message: 'first!', from: { id: page!.id, name: 'Commenter Page 1' } }]);
+    assert.deepEqual((await list({ access_token: userToken })).body.data, [], 'New Pages Experience: a user token reads no comments');
+    assert.equal((await list({ access_token: page!.access_token, order: 'sideways' })).body.error?.code, 100);
+
+    const story = await graph(root, 'POST', `${page!.id}/photos`, { access_token: page!.access_token, url: `${origin}/files/sample.jpg`, published: 'false' });
+    assert.equal(story.status, 200, JSON.stringify(story.body));
+    const published = await graph(root, 'POST', `${page!.id}/photo_stories`, { access_token: page!.access_token, photo_id: story.body.id });
+    assert.equal((await graph(root, 'POST', `${published.body.post_id}/comments`, { access_token: page!.access_token, message: 'x' })).body.error?.code, 100, 'stories take no comments');
+  } finally {
+    await app.close();
+  }
+});
+
+test('strict: edits and deletes need the Page\'s own token; Instagram media keep their caption and cannot be deleted', async () => {
+  const { app, root, origin, emu } = await mount('');
+  try {
+    const { userToken, pages } = await login(root, 'changer', ENGAGED);
+    const [page, other] = pages;
+    const post = await graph(root, 'POST', `${page!.id}/feed`, { access_token: page!.access_token, message: 'before' });
+    const edit = (token: string, params: Record<string, string>) => graph(root, 'POST', post.body.id, { access_token: token, ...params });
+    assert.equal((await edit(other!.access_token, { message: 'theirs' })).body.error?.code, 200);
+    assert.equal((await edit(userToken, { message: 'as user' })).body.error?.code, 200);
+    assert.equal((await edit(page!.access_token, {})).body.error?.code, 100, 'nothing to change');
+    assert.equal((await edit(page!.access_token, { message: '' })).body.error?.code, 100, 'a text post cannot lose its text');
+    assert.equal((await edit(page!.access_token, { message: 'x'.repeat(63_207) })).body.error?.code, 100);
+    assert.deepEqual((await edit(page!.access_token, { message: 'after' })).body, { success: true });
+    assert.equal((await graph(root, 'GET', post.body.id, { access_token: page!.access_token, fields: 'message' })).body.message, 'after');
+    assert.deepEqual(emu.ledger.list({ kind: 'edit' }).map((e) => [e.id, e.text, e.extra?.previousText]), [[post.body.id, 'after', 'before']]);
+
+    const video = await graph(root, 'POST', `${page!.id}/videos`, { access_token: page!.access_token, file_url: `${origin}/files/sample.mp4`, description: 'clip' });
+    assert.equal((await graph(root, 'POST', video.body.id, { access_token: page!.access_token, message: 'no' })).body.error?.code, 100, 'a video takes description or name');
+    assert.deepEqual((await graph(root, 'POST', video.body.id, { access_token: page!.access_token, description: 'new clip' })).body, { success: true });
+
+    const media = { body: { id: await publishedMedia(root, origin, page!.instagram_business_account.id, userToken) } };
+    assert.equal((await graph(root, 'POST', media.body.id, { access_token: userToken, caption: 'changed' })).body.error?.code, 100, 'a caption cannot be changed');
+    assert.deepEqual((await graph(root, 'POST', media.body.id, { access_token: userToken, comment_enabled: 'false' })).body, { success: true });
+    assert.equal((await graph(root, 'POST', `${media.body.id}/comments`, { access_token: userToken, message: 'hi' })).body.error?.code, 100, 'comments are off');
+    assert.equal((await graph(root, 'DELETE', media.body.id, { access_token: userToken })).body.error?.error_subcode, 33, 'Instagram media cannot be deleted');
+
+    assert.equal((await graph(root, 'DELETE', post.body.id, { access_token: other!.access_token })).body.error?.code, 200);
+    assert.deepEqual((await graph(root, 'DELETE', post.body.id, { access_token: page!.access_token })).body, { success: true });
+    assert.equal((await graph(root, 'DELETE', post.body.id, { access_token: page!.access_token })).body.error?.error_subcode, 33, 'gone');
+    assert.deepEqual((await graph(root, 'DELETE', video.body.id, { access_token: page!.access_token })).body, { success: true });
+    assert.equal((await graph(root, 'GET', `${page!.id}_${video.body.id}`, { access_token: page!.access_token })).body.error?.error_subcode, 33, 'its feed story went with it');
+    assert.deepEqual(emu.ledger.list({ kind: 'delete' }).map((e) => e.id), [post.body.id, video.body.id]);
+  } finally {
+    await app.close();
+  }
+});
+
+test('errorFor answers a fault on an Instagram object\'s comments as Instagram, on a Page\'s as Pages', async () => {
+  const { app, root, origin, emu } = await mount('');
+  try {
+    const { userToken, pages } = await login(root, 'faulty', ENGAGED);
+    const media = { body: { id: await publishedMedia(root, origin, pages[0]!.instagram_business_account.id, userToken) } };
+    const code = (path: string) => (emu.errorFor('rate_limited', { kind: 'rate_limited', path }).body as { error: { code: number } }).error.code;
+    assert.equal(code(`/${media.body.id}/comments`), 80002);
+    assert.equal(code(`/${pages[0]!.id}_1/comments`), 32);
   } finally {
     await app.close();
   }

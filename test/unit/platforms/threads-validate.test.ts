@@ -83,3 +83,12 @@ test('topic tags may not contain periods or ampersands', () => {
   assert.deepEqual(check({ content: 'x', settings: { topicTag: 'R&D' } }).map((v) => v.field), ['settings.topicTag']);
   assert.deepEqual(check({ content: 'x', settings: { topicTag: 'Books', replyControl: 'mentioned_only' } }), []);
 });
+
+test('a first comment is held to the text rules of a post', () => {
+  assert.deepEqual(check({ content: 'root', settings: { firstComment: 'a reply' } }), []);
+  const long = check({ content: 'root', settings: { firstComment: '😀'.repeat(126) } });
+  assert.deepEqual(long.map((v) => v.field), ['settings.firstComment']);
+  assert.match(long[0]!.message, /504/);
+  const links = check({ content: 'root', settings: { firstComment: [1, 2, 3, 4, 5, 6].map((i) => `https://l${i}.example.com`).join(' ') } });
+  assert.deepEqual(links.map((v) => v.field), ['settings.firstComment']);
+});
