@@ -28,6 +28,7 @@ export function postsRoutes(deps: { posts: PostsService }) {
         config: { errorShape: 'B', idempotent: true },
         schema: {
           tags: ['posts'],
+          operationId: 'createPost',
           summary: 'Create a post: publish now, schedule, or save a draft.',
           security,
           headers: idempotencyHeader,
@@ -60,6 +61,7 @@ export function postsRoutes(deps: { posts: PostsService }) {
       {
         schema: {
           tags: ['posts'],
+          operationId: 'listPosts',
           summary: 'List posts, newest first, with keyset pagination.',
           security,
           querystring: ListPostsQuery,
@@ -74,6 +76,7 @@ export function postsRoutes(deps: { posts: PostsService }) {
       {
         schema: {
           tags: ['posts'],
+          operationId: 'getPost',
           summary: 'Get one post with per-platform status.',
           security,
           params: PostIdParams,
@@ -88,6 +91,7 @@ export function postsRoutes(deps: { posts: PostsService }) {
       {
         schema: {
           tags: ['posts'],
+          operationId: 'deletePost',
           summary: 'Delete a post from Herald (not from the platforms); cancels scheduled work.',
           security,
           params: PostIdParams,
