@@ -17,6 +17,14 @@ import { ErrorA, ErrorB, commonErrorsA } from '../../contract/schemas.ts';
 export const security = [{ bearerAuth: [] }];
 export const idempotencyHeader = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ description: 'A UUID; repeats of the request with it return the first answer for 24 h.' })),
+  'idempotency-window': Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 86_400,
+      description:
+        'Instead of Idempotency-Key: seconds during which a repeat of this same request (method, path and body) by the same API key returns the first answer, counted from the first request.',
+    }),
+  ),
 });
 
 export function postsRoutes(deps: { posts: PostsService }) {
