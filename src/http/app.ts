@@ -18,6 +18,7 @@ import { installIdempotency } from './idempotency-hook.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { validatorCompiler } from '../contract/validation.ts';
 import { systemRoutes } from './routes/system.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { openApiWebhooks } from '../events/describe.ts';
 import { PLATFORM_DESCRIPTORS } from '../platforms/registry.ts';
 import { componentRefs, namedSchemas } from '../contract/components.ts';
@@ -169,6 +170,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: '/v1' },
   );
+
+  // MCP over Streamable HTTP (API.md section 14), behind the same authentication hook as /v1.
+  await app.register(async (scope) => {
+    installAuth(scope, deps);
+    await scope.register(mcpRoutes({ app, version: deps.version }));
+  });
 
   // Public plugins (the sandbox emulators) are not part of Herald's API: they stay out of its document.
   for (const { prefix, plugin } of deps.publicPlugins ?? []) {

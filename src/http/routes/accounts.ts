@@ -32,6 +32,7 @@ const HealthEntry = ref(component('AccountHealth', Type.Object({
   recommendations: Type.Array(Type.Object({ code: Type.String(), message: Type.String() })),
 })));
 
+export const ListAccountsQuery = Type.Object({ platform: Type.Optional(PlatformName) }, { additionalProperties: false });
 const AccountList = component('AccountList', Type.Object({ accounts: Type.Array(Account) }));
 const HealthList = component('AccountHealthList', Type.Object({ accounts: Type.Array(HealthEntry) }));
 
@@ -46,7 +47,7 @@ export function accountsRoutes(accounts: AccountsService) {
           operationId: 'listAccounts',
           summary: 'List the connected accounts of this key.',
           security,
-          querystring: Type.Object({ platform: Type.Optional(PlatformName) }, { additionalProperties: false }),
+          querystring: ListAccountsQuery,
           response: { 200: ref(AccountList), ...commonErrorsA },
         },
       },
