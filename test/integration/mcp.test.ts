@@ -148,7 +148,7 @@ describe('a bad key', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     assert.equal(res.status, 401);
-    assert.equal((await res.json()).code, 'AUTH_INVALID_KEY');
+    assert.equal(((await res.json()) as { code: string }).code, 'AUTH_INVALID_KEY');
     await assert.rejects(httpClient('hk_not_a_real_key_0000000000000000000000000000'));
     const stdio = await stdioClient('hk_not_a_real_key_0000000000000000000000000000');
     const answer = await call(stdio, 'list_posts');
