@@ -22,9 +22,12 @@ export function ref<T extends TSchema & { $id: string }>(schema: T, options: { d
   return Type.Unsafe<Static<T>>({ $ref: schema.$id, ...options });
 }
 
-/** Every named schema, for Fastify's addSchema (serialiser and OpenAPI document). */
+/**
+ * Every named schema, for Fastify's addSchema (serialiser and OpenAPI document), by name: the document
+ * lists them in this order, which must not depend on the order modules happen to be imported in.
+ */
 export function namedSchemas(): (TSchema & { $id: string })[] {
-  return [...named.values()];
+  return [...named.values()].sort((a, b) => a.$id.localeCompare(b.$id));
 }
 
 /**

@@ -610,55 +610,86 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description Shape A error (every endpoint except POST /v1/posts). */
-        ErrorA: {
-            /** @description Human-readable explanation. */
-            error: string;
-            /** @description Machine-readable code, upper case. */
-            code: string;
-            /** @description The offending field, e.g. platforms[1].accountId. */
-            param?: string;
-            details?: unknown;
-        };
-        /** @description Shape B error (POST /v1/posts). */
-        ErrorB: {
-            error: string;
-            /** @description invalid_request_error, authentication_error or idempotency_error. */
-            type: string;
-            /** @description Machine-readable code, lower case. */
-            code: string;
-            /** @description The offending field. */
-            param: string | null;
-        };
-        MediaItem: {
-            /**
-             * @description Kind of media.
-             * @enum {string}
-             */
-            type: "image" | "video";
-            /**
-             * Format: uri
-             * @description Absolute http(s) URL of the file; fetched through the outbound guard when a target publishes.
-             */
-            url: string;
-        };
-        /** @description A platform account to publish to, with optional overrides. */
-        TargetInput: {
+        Account: {
             /**
              * @description Platform name.
              * @enum {string}
              */
             platform: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
-            /** @description Id of a connected account on that platform. */
             accountId: string;
-            /** @description Text for this target instead of content. */
-            customContent?: string;
-            /** @description Media for this target instead of mediaItems. */
-            customMedia?: components["schemas"]["MediaItem"][];
-            /** @description Platform options; checked against the target platform's schema. */
-            platformSpecificData?: {
-                [key: string]: unknown;
-            };
+            username: string;
+            displayName: string | null;
+            avatarUrl: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            connectedAt: string;
+            /** @enum {string} */
+            status: "active" | "needs_reconnect";
+        };
+        AccountHealth: {
+            /**
+             * @description Platform name.
+             * @enum {string}
+             */
+            platform: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
+            accountId: string;
+            username: string;
+            /** @enum {string} */
+            health: "healthy" | "warning" | "error";
+            tokenValid: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            tokenExpiresAt: string | null;
+            permissions: string[];
+            missingPermissions: string[];
+            recommendations: {
+                code: string;
+                message: string;
+            }[];
+        };
+        AccountHealthList: {
+            accounts: components["schemas"]["AccountHealth"][];
+        };
+        AccountList: {
+            accounts: components["schemas"]["Account"][];
+        };
+        BulkResult: {
+            created: number;
+            failed: number;
+            results: {
+                /** @description The row, from 0 (a CSV header is not a row). */
+                index: number;
+                valid: boolean;
+                id?: string;
+                status?: string;
+                errors?: components["schemas"]["Problem"][];
+            }[];
+        };
+        ConnectResult: {
+            /**
+             * @description Platform name.
+             * @enum {string}
+             */
+            platform: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
+            accountId: string;
+            username: string;
+            accounts: {
+                /**
+                 * @description Platform name.
+                 * @enum {string}
+                 */
+                platform: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
+                accountId: string;
+                username: string;
+            }[];
+        };
+        ConnectStart: {
+            authUrl: string;
+            state: string;
         };
         /** @description A post to create: exactly one of isDraft, publishNow, scheduledFor or queue picks its mode. */
         CreatePostRequest: {
@@ -697,6 +728,75 @@ export interface components {
                 /** @description Title of a photo post (the content is its description). */
                 title?: string;
             };
+        };
+        DeletedPost: {
+            id: string;
+            deleted: boolean;
+        };
+        EditPostRequest: {
+            content?: string;
+            /**
+             * @description Platform name.
+             * @enum {string}
+             */
+            platform?: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
+            /** @description Picks the target when several published ones can be edited. */
+            accountId?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        EditResult: {
+            id: string;
+            /**
+             * @description Platform name.
+             * @enum {string}
+             */
+            platform: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
+            accountId: string;
+            /** @description The post's id after the edit (X gives every version its own). */
+            platformPostId: string;
+            previousPlatformPostId: string;
+            platformPostUrl: string;
+            editCount: number;
+            /** @description Null where the platform sets no limit. */
+            editsRemaining: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            editableUntil: string | null;
+        };
+        /** @description Shape A error (every endpoint except POST /v1/posts). */
+        ErrorA: {
+            /** @description Human-readable explanation. */
+            error: string;
+            /** @description Machine-readable code, upper case. */
+            code: string;
+            /** @description The offending field, e.g. platforms[1].accountId. */
+            param?: string;
+            details?: unknown;
+        };
+        /** @description Shape B error (POST /v1/posts). */
+        ErrorB: {
+            error: string;
+            /** @description invalid_request_error, authentication_error or idempotency_error. */
+            type: string;
+            /** @description Machine-readable code, lower case. */
+            code: string;
+            /** @description The offending field. */
+            param: string | null;
+        };
+        MediaItem: {
+            /**
+             * @description Kind of media.
+             * @enum {string}
+             */
+            type: "image" | "video";
+            /**
+             * Format: uri
+             * @description Absolute http(s) URL of the file; fetched through the outbound guard when a target publishes.
+             */
+            url: string;
         };
         PlatformResult: {
             /**
@@ -801,133 +901,100 @@ export interface components {
             cursor: string | null;
             hasMore: boolean;
         };
-        DeletedPost: {
-            id: string;
-            deleted: boolean;
+        Problem: {
+            param: string | null;
+            code: string;
+            message: string;
         };
-        EditPostRequest: {
-            content?: string;
-            /**
-             * @description Platform name.
-             * @enum {string}
-             */
-            platform?: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
-            /** @description Picks the target when several published ones can be edited. */
-            accountId?: string;
-        } & {
-            [key: string]: unknown;
+        Queue: {
+            timezone: string;
+            slots: {
+                /**
+                 * @description Day of the week.
+                 * @enum {string}
+                 */
+                day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                /** @description HH:MM, 24-hour, in the queue time zone. */
+                time: string;
+            }[];
+            /** @description The next 10 slots no queued post holds, UTC. */
+            upcoming: string[];
         };
-        EditResult: {
-            id: string;
-            /**
-             * @description Platform name.
-             * @enum {string}
-             */
-            platform: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
-            accountId: string;
-            /** @description The post's id after the edit (X gives every version its own). */
-            platformPostId: string;
-            previousPlatformPostId: string;
-            platformPostUrl: string;
-            editCount: number;
-            /** @description Null where the platform sets no limit. */
-            editsRemaining: number | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC with milliseconds.
-             */
-            editableUntil: string | null;
-        };
-        Account: {
-            /**
-             * @description Platform name.
-             * @enum {string}
-             */
-            platform: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
-            accountId: string;
-            username: string;
-            displayName: string | null;
-            avatarUrl: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC with milliseconds.
-             */
-            connectedAt: string;
-            /** @enum {string} */
-            status: "active" | "needs_reconnect";
-        };
-        AccountHealth: {
-            /**
-             * @description Platform name.
-             * @enum {string}
-             */
-            platform: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
-            accountId: string;
-            username: string;
-            /** @enum {string} */
-            health: "healthy" | "warning" | "error";
-            tokenValid: boolean;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC with milliseconds.
-             */
-            tokenExpiresAt: string | null;
-            permissions: string[];
-            missingPermissions: string[];
-            recommendations: {
-                code: string;
-                message: string;
+        QueueRequest: {
+            /** @description IANA time zone of the slots, e.g. Europe/Paris. */
+            timezone: string;
+            slots: {
+                /**
+                 * @description Day of the week.
+                 * @enum {string}
+                 */
+                day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                /** @description HH:MM, 24-hour, in the queue time zone. */
+                time: string;
             }[];
         };
-        AccountList: {
-            accounts: components["schemas"]["Account"][];
-        };
-        AccountHealthList: {
-            accounts: components["schemas"]["AccountHealth"][];
-        };
-        ConnectStart: {
-            authUrl: string;
-            state: string;
-        };
-        ConnectResult: {
+        /** @description A platform account to publish to, with optional overrides. */
+        TargetInput: {
             /**
              * @description Platform name.
              * @enum {string}
              */
             platform: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
+            /** @description Id of a connected account on that platform. */
             accountId: string;
-            username: string;
-            accounts: {
+            /** @description Text for this target instead of content. */
+            customContent?: string;
+            /** @description Media for this target instead of mediaItems. */
+            customMedia?: components["schemas"]["MediaItem"][];
+            /** @description Platform options; checked against the target platform's schema. */
+            platformSpecificData?: {
+                [key: string]: unknown;
+            };
+        };
+        UnpublishRequest: {
+            /** @description The targets to take down; default every published target. */
+            platforms?: {
                 /**
                  * @description Platform name.
                  * @enum {string}
                  */
                 platform: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
                 accountId: string;
-                username: string;
             }[];
         };
-        WebhookSettingsRequest: {
-            /** @description Absolute http(s) URL; private and loopback addresses are refused. */
-            url: string;
-            /** @description The events to send. */
-            events: ("post.scheduled" | "post.published" | "post.failed" | "post.completed" | "post.deleted" | "post.edited" | "post.updated" | "account.expiring" | "post.unpublished" | "account.connected" | "account.disconnected" | "webhook.test")[];
-            /** @description "whsec_" + base64 of 24 to 64 random bytes. Omit to keep the current secret (or get a generated one on the first save). */
-            secret?: string;
+        UnpublishResult: {
+            id: string;
+            platforms: {
+                /**
+                 * @description Platform name.
+                 * @enum {string}
+                 */
+                platform: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
+                accountId: string;
+                unpublished: boolean;
+                error?: string;
+                /** @description UNPUBLISH_NOT_SUPPORTED where the platform cannot delete, NOT_PUBLISHED, or the failure category. */
+                errorCode?: string;
+            }[];
         };
-        WebhookSettings: {
-            url: string;
-            events: ("post.scheduled" | "post.published" | "post.failed" | "post.completed" | "post.deleted" | "post.edited" | "post.updated" | "account.expiring" | "post.unpublished" | "account.connected" | "account.disconnected" | "webhook.test")[];
-            /** @description Signing secret: "whsec_" + base64. */
-            secret: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC with milliseconds.
-             */
-            updatedAt: string;
-            /** @description Set when a 410 from the receiver stopped deliveries; saving again clears it. */
-            disabledAt: string | null;
-            disabledReason: string | null;
+        ValidateResult: {
+            valid: boolean;
+            errors: components["schemas"]["Problem"][];
+            targets: {
+                /**
+                 * @description Platform name.
+                 * @enum {string}
+                 */
+                platform: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
+                accountId: string;
+                valid: boolean;
+                errors: components["schemas"]["Problem"][];
+                characters: {
+                    /** @description The text's length as the platform counts it (weighted, graphemes, code points or UTF-16 units: docs/api.md says which). */
+                    used: number;
+                    limit: number;
+                };
+            }[];
         };
         WebhookDelivery: {
             /** @description Delivery id (whd_…). */
@@ -1043,6 +1110,28 @@ export interface components {
             cursor: string | null;
             hasMore: boolean;
         };
+        WebhookSettings: {
+            url: string;
+            events: ("post.scheduled" | "post.published" | "post.failed" | "post.completed" | "post.deleted" | "post.edited" | "post.updated" | "account.expiring" | "post.unpublished" | "account.connected" | "account.disconnected" | "webhook.test")[];
+            /** @description Signing secret: "whsec_" + base64. */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            updatedAt: string;
+            /** @description Set when a 410 from the receiver stopped deliveries; saving again clears it. */
+            disabledAt: string | null;
+            disabledReason: string | null;
+        };
+        WebhookSettingsRequest: {
+            /** @description Absolute http(s) URL; private and loopback addresses are refused. */
+            url: string;
+            /** @description The events to send. */
+            events: ("post.scheduled" | "post.published" | "post.failed" | "post.completed" | "post.deleted" | "post.edited" | "post.updated" | "account.expiring" | "post.unpublished" | "account.connected" | "account.disconnected" | "webhook.test")[];
+            /** @description "whsec_" + base64 of 24 to 64 random bytes. Omit to keep the current secret (or get a generated one on the first save). */
+            secret?: string;
+        };
         WebhookTestRequest: {
             /**
              * @description Webhook event name.
@@ -1056,95 +1145,6 @@ export interface components {
             statusCode: number | null;
             durationMs: number;
             error?: string;
-        };
-        Problem: {
-            param: string | null;
-            code: string;
-            message: string;
-        };
-        ValidateResult: {
-            valid: boolean;
-            errors: components["schemas"]["Problem"][];
-            targets: {
-                /**
-                 * @description Platform name.
-                 * @enum {string}
-                 */
-                platform: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
-                accountId: string;
-                valid: boolean;
-                errors: components["schemas"]["Problem"][];
-                characters: {
-                    /** @description The text's length as the platform counts it (weighted, graphemes, code points or UTF-16 units: docs/api.md says which). */
-                    used: number;
-                    limit: number;
-                };
-            }[];
-        };
-        BulkResult: {
-            created: number;
-            failed: number;
-            results: {
-                /** @description The row, from 0 (a CSV header is not a row). */
-                index: number;
-                valid: boolean;
-                id?: string;
-                status?: string;
-                errors?: components["schemas"]["Problem"][];
-            }[];
-        };
-        UnpublishRequest: {
-            /** @description The targets to take down; default every published target. */
-            platforms?: {
-                /**
-                 * @description Platform name.
-                 * @enum {string}
-                 */
-                platform: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
-                accountId: string;
-            }[];
-        };
-        UnpublishResult: {
-            id: string;
-            platforms: {
-                /**
-                 * @description Platform name.
-                 * @enum {string}
-                 */
-                platform: "instagram" | "facebook" | "threads" | "tiktok" | "twitter" | "linkedin" | "youtube" | "pinterest";
-                accountId: string;
-                unpublished: boolean;
-                error?: string;
-                /** @description UNPUBLISH_NOT_SUPPORTED where the platform cannot delete, NOT_PUBLISHED, or the failure category. */
-                errorCode?: string;
-            }[];
-        };
-        QueueRequest: {
-            /** @description IANA time zone of the slots, e.g. Europe/Paris. */
-            timezone: string;
-            slots: {
-                /**
-                 * @description Day of the week.
-                 * @enum {string}
-                 */
-                day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
-                /** @description HH:MM, 24-hour, in the queue time zone. */
-                time: string;
-            }[];
-        };
-        Queue: {
-            timezone: string;
-            slots: {
-                /**
-                 * @description Day of the week.
-                 * @enum {string}
-                 */
-                day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
-                /** @description HH:MM, 24-hour, in the queue time zone. */
-                time: string;
-            }[];
-            /** @description The next 10 slots no queued post holds, UTC. */
-            upcoming: string[];
         };
     };
     responses: never;
