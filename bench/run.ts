@@ -8,6 +8,7 @@ import { benchCalendar } from './dashboard.ts';
 import { machine } from './lib.ts';
 import { benchLoad } from './load.ts';
 import { benchMedia } from './media.ts';
+import { benchMcp } from './mcp.ts';
 import { benchDueInOneMinute, benchFanOut } from './publishing.ts';
 import { benchWebhooks } from './webhooks.ts';
 
@@ -22,6 +23,8 @@ function log(step: string) {
 
 log('API: baseline, create, list');
 const apiFigures = await benchApi();
+log('MCP list_posts against REST');
+const mcpFigures = await benchMcp();
 log('publishNow fan-out');
 const fanOut = await benchFanOut();
 log('10,000 posts due in one minute');
@@ -63,6 +66,17 @@ const lines = [
   '',
   `- Create at ${f1(share * 100)} % of the baseline; target at least 40 %: ${verdict(share >= 0.4)}.`,
   `- List p99 ${list.connections8.p99Ms} ms at 8 connections, ${list.connections16.p99Ms} ms at 16; target under 15 ms: ${verdict(list.connections8.p99Ms < 15)} at 8, ${verdict(list.connections16.p99Ms < 15)} at 16.`,
+  '',
+  '## MCP (issue 17)',
+  '',
+  `One connection, one request at a time, ${f0(mcpFigures.calls)} calls of each, interleaved:`,
+  '',
+  '| | p50 | p99 |',
+  '|---|---|---|',
+  `| REST \`GET /v1/posts?limit=20\` (the baseline) | ${f2(mcpFigures.rest.p50Ms)} ms | ${f2(mcpFigures.rest.p99Ms)} ms |`,
+  `| MCP \`tools/call list_posts {limit: 20}\` on \`POST /mcp\` | ${f2(mcpFigures.mcp.p50Ms)} ms | ${f2(mcpFigures.mcp.p99Ms)} ms |`,
+  '',
+  `- MCP costs ${f2(mcpFigures.overheadMs)} ms more than the REST call it wraps (medians); target at most 2 ms: ${verdict(mcpFigures.overheadMs <= 2)}.`,
   '',
   '## Publishing (issue 4)',
   '',

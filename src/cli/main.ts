@@ -1,10 +1,12 @@
-// herald start | migrate | keys … | sandbox | help
+// herald start | migrate | keys … | sandbox | posts … | accounts … | media … | mcp | help
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { keysCommand } from './keys.ts';
 import { migrateCommand } from './migrate.ts';
 import { sandboxCommand } from './sandbox.ts';
 import { startCommand } from './start.ts';
+import { CLIENT_USAGE, clientCommand } from './client.ts';
+import { mcpCommand } from './mcp.ts';
 
 export const USAGE = `Usage: herald <command>
 
@@ -17,7 +19,9 @@ export const USAGE = `Usage: herald <command>
   sandbox [--port N]                run the platform emulators on their own (tests, demos)
   help                              show this text
 
-Settings are read from the environment (see docs/operations.md).`;
+Settings are read from the environment (see docs/operations.md).
+
+${CLIENT_USAGE}`;
 
 export class UsageError extends Error {}
 
@@ -37,6 +41,12 @@ async function main(argv: string[]): Promise<number> {
       const { values } = parseArgs({ args: rest, options: { port: { type: 'string', default: '4000' }, host: { type: 'string', default: '127.0.0.1' } }, strict: true });
       return sandboxCommand(values.host!, Number(values.port));
     }
+    case 'posts':
+    case 'accounts':
+    case 'media':
+      return clientCommand(command, rest, process.env);
+    case 'mcp':
+      return mcpCommand(process.env);
     case undefined:
     case 'help':
     case '--help':

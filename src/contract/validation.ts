@@ -24,6 +24,11 @@ function makeAjv(coerce: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
+/** Makes a named schema (components.ts) resolvable by `$ref` in every schema compiled afterwards. */
+export function addSharedSchema(schema: { $id: string }): void {
+  for (const ajv of [bodyAjv, textAjv]) if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
+}
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? bodyAjv : textAjv).compile(schema) as ValidateFunction;
 

@@ -23,7 +23,9 @@ export function openApiWebhooks(): Record<string, unknown> {
       name,
       {
         post: {
+          operationId: `${name.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase())}Event`,
           summary: EVENT_CATALOG[name].when,
+          security: [{ heraldSignature: [] }],
           description:
             'Signed with X-Herald-Signature (hex HMAC-SHA256 of the raw body) and the Standard Webhooks headers webhook-id, webhook-timestamp, webhook-signature.',
           requestBody: { required: true, content: { 'application/json': { schema: envelope(name) } } },

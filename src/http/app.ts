@@ -18,10 +18,22 @@ import { installIdempotency } from './idempotency-hook.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { validatorCompiler } from '../contract/validation.ts';
 import { systemRoutes } from './routes/system.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { openApiWebhooks } from '../events/describe.ts';
 import { PLATFORM_DESCRIPTORS } from '../platforms/registry.ts';
+import { componentRefs, namedSchemas } from '../contract/components.ts';
 
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
+
+/** The tags of the document's operations, in the order a reader meets them. */
+const API_TAGS = [
+  { name: 'posts', description: 'Create, schedule, list, change, retry, edit and unpublish posts.' },
+  { name: 'accounts', description: 'Connect social accounts (OAuth or app password), list them, check their health, disconnect them.' },
+  { name: 'webhooks', description: 'Where events are sent, the signing secret, the delivery log and test sends.' },
+  { name: 'media', description: 'The media library: upload or import files once, use them in posts by id.' },
+  { name: 'queue', description: 'Weekly posting slots that posts created with queue: true take in turn.' },
+  { name: 'system', description: 'Liveness and readiness, without a key.' },
+];
 
 export interface AppDeps {
   log: Logger;
@@ -107,21 +119,38 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.metrics.httpDuration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
   });
   installErrorHandling(app);
+  // Named schemas (contract/components.ts): the serialiser resolves their references, and the OpenAPI
+  // document lists them under components/schemas by name.
+  for (const schema of namedSchemas()) app.addSchema(schema);
 
   await app.register(swagger, {
+    refResolver: { buildLocalReference: (json: { $id?: unknown }, _base: unknown, _fragment: unknown, i: number) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Herald API',
         version: deps.version,
+        license: { name: 'MIT', identifier: 'MIT' },
         description:
           `Publish, schedule and manage social posts on ${PLATFORM_DESCRIPTORS.map((d) => d.info.displayName).join(', ')}. ` +
           'Errors use shape A ({error, code, param?}) everywhere except POST /v1/posts, which uses shape B ({error, type, code, param}).',
       },
       servers: [{ url: deps.publicUrl }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Herald API key (hk_…)' } } },
+      tags: API_TAGS,
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'Herald API key (hk_…)' },
+          // Not a credential a caller sends: how a receiver recognises Herald's webhook requests.
+          heraldSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Herald-Signature',
+            description: 'Lowercase hex HMAC-SHA256 of the raw body, keyed with the webhook secret (also signed per Standard Webhooks).',
+          },
+        },
+      },
       // What Herald sends to the webhook URL, one entry per event of the catalog.
-      webhooks: openApiWebhooks(),
+      webhooks: componentRefs(openApiWebhooks()),
     } as never,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
@@ -144,6 +173,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: '/v1' },
   );
 
-  for (const { prefix, plugin } of deps.publicPlugins ?? []) await app.register(plugin, { prefix });
+  // MCP over Streamable HTTP (API.md section 14), behind the same authentication hook as /v1.
+  await app.register(async (scope) => {
+    installAuth(scope, deps);
+    await scope.register(mcpRoutes({ app, version: deps.version }));
+  });
+
+  // Public plugins (the sandbox emulators) are not part of Herald's API: they stay out of its document.
+  for (const { prefix, plugin } of deps.publicPlugins ?? []) {
+    await app.register(
+      async (scope) => {
+        scope.addHook('onRoute', (route) => {
+          route.schema = { ...route.schema, hide: true };
+        });
+        await scope.register(plugin);
+      },
+      { prefix },
+    );
+  }
   return app;
 }

@@ -1,26 +1,55 @@
-// Applies Idempotency-Key to routes marked `idempotent`: after authentication and rate limiting, before
-// validation (API.md section 4). Replays stored answers; stores the first completed one.
-import type { FastifyInstance } from 'fastify';
+// Applies Idempotency-Key (or Idempotency-Window) to routes marked `idempotent`: after authentication and
+// rate limiting, before validation (API.md section 4). Replays stored answers; stores the first completed one.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../lib/crypto.ts';
 import { canonicalJson } from '../lib/json.ts';
 import { errors } from '../contract/errors.ts';
-import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
+import { IDEMPOTENCY_TTL_MS, type IdempotencyStore } from '../idempotency/idempotency-store.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** 401 and 429 never get here; 5xx answers are not stored so the request can be tried again. */
 const storable = (status: number) => status < 500;
 
+/** The longest Idempotency-Window: as long as a stored answer is kept. */
+export const MAX_WINDOW_SECONDS = IDEMPOTENCY_TTL_MS / 1000;
+
+const one = (header: string | string[] | undefined) => (Array.isArray(header) ? header[0] : header);
+
+/**
+ * The key a request claims: its Idempotency-Key, or, with Idempotency-Window instead, a key made from the
+ * request itself (method, path, canonical body), so that a repeat of the same request by the same API key
+ * within the window is answered with the first answer. The window runs from the first request: there is
+ * no boundary that a repeat a moment later could fall across. Null: neither header, nothing to do.
+ */
+function keyOf(req: FastifyRequest, requestHash: () => string): { key: string; ttlMs?: number } | null {
+  const header = one(req.headers['idempotency-key']);
+  const window = one(req.headers['idempotency-window']);
+  if (header !== undefined && window !== undefined) {
+    throw errors.invalid('Idempotency-Window', 'send Idempotency-Key or Idempotency-Window, not both');
+  }
+  if (window !== undefined) {
+    const seconds = /^\d{1,6}$/.test(window.trim()) ? Number(window.trim()) : NaN;
+    if (!(seconds >= 1 && seconds <= MAX_WINDOW_SECONDS)) {
+      throw errors.invalid('Idempotency-Window', `Idempotency-Window must be a whole number of seconds from 1 to ${MAX_WINDOW_SECONDS}`);
+    }
+    return { key: `window:${requestHash()}`, ttlMs: seconds * 1000 };
+  }
+  if (header === undefined) return null;
+  if (!header || !UUID.test(header)) throw errors.invalid('Idempotency-Key', 'Idempotency-Key must be a UUID, e.g. 3f0b6a8e-2c1d-4e5f-9a7b-1c2d3e4f5a6b');
+  return { key: header.toLowerCase() };
+}
+
 export function installIdempotency(app: FastifyInstance, store: IdempotencyStore): void {
   app.addHook('preValidation', async (req, reply) => {
     if (!req.routeOptions.config.idempotent) return;
-    const header = req.headers['idempotency-key'];
-    if (header === undefined) return;
-    const key = Array.isArray(header) ? header[0] : header;
-    if (!key || !UUID.test(key)) throw errors.invalid('Idempotency-Key', 'Idempotency-Key must be a UUID, e.g. 3f0b6a8e-2c1d-4e5f-9a7b-1c2d3e4f5a6b');
+    const hash = () => sha256Hex(`${req.method} ${req.url}\n${canonicalJson(req.body ?? null)}`);
+    const chosen = keyOf(req, hash);
+    if (!chosen) return;
+    const { key, ttlMs } = chosen;
     const apiKeyId = req.caller!.id;
-    const requestHash = sha256Hex(`${req.method} ${req.url}\n${canonicalJson(req.body ?? null)}`);
-    const claim = await store.claim(apiKeyId, key.toLowerCase(), requestHash);
+    const requestHash = hash();
+    const claim = await store.claim(apiKeyId, key, requestHash, ttlMs);
     switch (claim.kind) {
       case 'replay':
         return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(claim.body);
@@ -29,10 +58,10 @@ export function installIdempotency(app: FastifyInstance, store: IdempotencyStore
       case 'in_flight':
         throw errors.idempotencyInUse();
       case 'recovered':
-        req.idempotency = { claim: { apiKeyId, key: key.toLowerCase(), claimId: claim.claimId }, recoveredResourceId: claim.resourceId };
+        req.idempotency = { claim: { apiKeyId, key, claimId: claim.claimId }, recoveredResourceId: claim.resourceId };
         return;
       case 'claimed':
-        req.idempotency = { claim: { apiKeyId, key: key.toLowerCase(), claimId: claim.claimId } };
+        req.idempotency = { claim: { apiKeyId, key, claimId: claim.claimId } };
         return;
     }
   });

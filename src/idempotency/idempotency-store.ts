@@ -35,7 +35,11 @@ export type Claim =
   | { kind: 'mismatch' };
 
 export interface IdempotencyStore {
-  claim(apiKeyId: string, key: string, requestHash: string): Promise<Claim>;
+  /**
+   * Claims `key` for a request. `ttlMs` (default 24 h) is how long its answer is replayed, from this
+   * claim on; a claim is never given up while its lease runs, whatever the ttl.
+   */
+  claim(apiKeyId: string, key: string, requestHash: string, ttlMs?: number): Promise<Claim>;
   /**
    * Records, inside the creating transaction, what the request created. Throws (409 IDEMPOTENCY_KEY_IN_USE)
    * when another request has taken the key over, so the creating transaction rolls back.
@@ -104,7 +108,7 @@ export function createIdempotencyStore(deps: { write: Writer['write']; clock: Cl
     trx.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', apiKeyId).where('key', '=', key);
 
   /** Inserts a fresh claim; returns its id, or null when the key is already there. */
-  async function insertClaim(trx: DbTx, apiKeyId: string, key: string, requestHash: string, now: number): Promise<string | null> {
+  async function insertClaim(trx: DbTx, apiKeyId: string, key: string, requestHash: string, now: number, ttlMs: number): Promise<string | null> {
     const claimId = newAttemptId();
     const result = await insertClaimQuery.execute(trx, {
       api_key_id: apiKeyId,
@@ -117,7 +121,7 @@ export function createIdempotencyStore(deps: { write: Writer['write']; clock: Cl
       claim_id: claimId,
       locked_until: now + leaseMs,
       created_at: now,
-      expires_at: now + IDEMPOTENCY_TTL_MS,
+      expires_at: now + Math.max(ttlMs, leaseMs),
     });
     return Number(result.numAffectedRows ?? 0n) === 1 ? claimId : null;
   }
@@ -125,16 +129,16 @@ export function createIdempotencyStore(deps: { write: Writer['write']; clock: Cl
   const fresh = (claimId: string | null): Claim => (claimId ? { kind: 'claimed', claimId } : { kind: 'in_flight' });
 
   /** The whole claim in one transaction: insert, or read what is there and decide. */
-  const claimIn = (apiKeyId: string, key: string, requestHash: string) =>
+  const claimIn = (apiKeyId: string, key: string, requestHash: string, ttlMs = IDEMPOTENCY_TTL_MS) =>
     write(async (trx): Promise<Claim> => {
       const now = clock.now();
-      const inserted = await insertClaim(trx, apiKeyId, key, requestHash, now);
+      const inserted = await insertClaim(trx, apiKeyId, key, requestHash, now, ttlMs);
       if (inserted) return { kind: 'claimed', claimId: inserted };
       const row = await byKey(trx, apiKeyId, key).executeTakeFirst();
-      if (!row) return fresh(await insertClaim(trx, apiKeyId, key, requestHash, now));
+      if (!row) return fresh(await insertClaim(trx, apiKeyId, key, requestHash, now, ttlMs));
       if (row.expires_at <= now) {
         await trx.deleteFrom('idempotency_keys').where('api_key_id', '=', apiKeyId).where('key', '=', key).execute();
-        return fresh(await insertClaim(trx, apiKeyId, key, requestHash, now));
+        return fresh(await insertClaim(trx, apiKeyId, key, requestHash, now, ttlMs));
       }
       if (row.request_hash !== requestHash) return { kind: 'mismatch' };
       if (row.state === 'done') return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body ?? '' };

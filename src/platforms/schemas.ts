@@ -1,6 +1,7 @@
 // Schemas shared by the posts API and the platform settings.
 import Type, { type TObject, type TSchema } from 'typebox';
 import { StringEnum } from '../lib/schema.ts';
+import { namedSchema } from '../contract/components.ts';
 
 /** The keyword that marks a media item's schema, so a platform's settings can hold media items anywhere. */
 export const MEDIA_ITEM_MARK = 'x-herald-media-item';
@@ -70,6 +71,8 @@ const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 export function findMediaItems(schema: TSchema | undefined, value: unknown, path = ''): FoundMediaItem[] {
   if (!schema || value === null || value === undefined) return [];
   const s = schema as Record<string, unknown>;
+  // A named schema is written as a reference: follow it to the one definition.
+  if (typeof s.$ref === 'string') return findMediaItems(namedSchema(s.$ref), value, path);
   if (s[MEDIA_ITEM_MARK] === true) {
     return typeof value === 'object' && !Array.isArray(value) ? [{ path, item: value as Record<string, unknown> }] : [];
   }

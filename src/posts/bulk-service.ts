@@ -15,7 +15,8 @@ import { sha256Hex } from '../lib/crypto.ts';
 import { canonicalJson } from '../lib/json.ts';
 import type { Problem } from './validate-service.ts';
 import type { PostsService, PublishStarter } from './posts-service.ts';
-import { CreatePostBody, type CreatePostInput } from './schemas.ts';
+import { CreatePostBodySchema, type CreatePostInput } from './schemas.ts';
+import { inlineRefs } from '../contract/components.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { Clock } from '../lib/clock.ts';
 
@@ -35,7 +36,7 @@ export interface BulkRowResult {
 }
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const checkRow = addFormats(new Ajv({ allErrors: false, strict: false, allowUnionTypes: true, coerceTypes: false })).compile<CreatePostInput>(CreatePostBody);
+const checkRow = addFormats(new Ajv({ allErrors: false, strict: false, allowUnionTypes: true, coerceTypes: false })).compile<CreatePostInput>(inlineRefs(CreatePostBodySchema));
 
 const problemOf = (e: ApiError): Problem => ({ param: e.param ?? null, code: e.b?.code ?? e.code, message: e.message });
 

@@ -5,6 +5,7 @@ import { FAILURE_CATEGORIES } from '../platforms/types.ts';
 import { PLATFORMS } from '../platforms/registry.ts';
 import { MediaItemSchema } from '../platforms/schemas.ts';
 import { IsoTime, Nullable, NullableIsoTime, StringEnum } from '../contract/schemas.ts';
+import { component, ref } from '../contract/components.ts';
 import { postLevelBodyProperties, postLevelOutProperties } from './post-settings.ts';
 
 export const MAX_TARGETS = 25;
@@ -13,23 +14,28 @@ export const MAX_CONTENT = 100_000;
 
 export const PlatformName = StringEnum(PLATFORMS, { description: 'Platform name.' });
 
-export const TargetInput = Type.Object(
+/** A media item, named in the OpenAPI document (platform settings embed their own copy). */
+export const MediaItem = ref(component('MediaItem', MediaItemSchema));
+
+export const TargetInputSchema = component('TargetInput', Type.Object(
   {
     platform: PlatformName,
     accountId: Type.String({ minLength: 1, maxLength: 256, description: 'Id of a connected account on that platform.' }),
     customContent: Type.Optional(Type.String({ maxLength: MAX_CONTENT, description: 'Text for this target instead of content.' })),
-    customMedia: Type.Optional(Type.Array(MediaItemSchema, { maxItems: MAX_MEDIA, description: 'Media for this target instead of mediaItems.' })),
+    customMedia: Type.Optional(Type.Array(MediaItem, { maxItems: MAX_MEDIA, description: 'Media for this target instead of mediaItems.' })),
     platformSpecificData: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), { description: "Platform options; checked against the target platform's schema." }),
     ),
   },
-  { additionalProperties: false },
-);
+  { additionalProperties: false, description: 'A platform account to publish to, with optional overrides.' },
+));
+export const TargetInput = ref(TargetInputSchema);
 
-export const CreatePostBody = Type.Object(
+/** The create body, named; `CreatePostBody` (a reference to it) is what routes use. */
+export const CreatePostBodySchema = component('CreatePostRequest', Type.Object(
   {
     content: Type.Optional(Type.String({ maxLength: MAX_CONTENT, description: 'Required when no media is attached.' })),
-    mediaItems: Type.Optional(Type.Array(MediaItemSchema, { maxItems: MAX_MEDIA })),
+    mediaItems: Type.Optional(Type.Array(MediaItem, { maxItems: MAX_MEDIA, description: 'Shared media.' })),
     platforms: Type.Optional(Type.Array(TargetInput, { maxItems: MAX_TARGETS, description: 'Required for non-draft posts.' })),
     publishNow: Type.Optional(Type.Boolean({ description: 'Publish at once.' })),
     scheduledFor: Type.Optional(
@@ -44,8 +50,9 @@ export const CreatePostBody = Type.Object(
     // Post-level platform settings (tiktokSettings, facebookSettings), from the platform descriptors.
     ...postLevelBodyProperties(),
   },
-  { additionalProperties: false },
-);
+  { additionalProperties: false, description: 'A post to create: exactly one of isDraft, publishNow, scheduledFor or queue picks its mode.' },
+));
+export const CreatePostBody = ref(CreatePostBodySchema);
 /** The typed fields, plus the post-level settings objects by field name (see post-settings.ts). */
 export type CreatePostInput = Static<typeof CreatePostBody> & Record<string, unknown>;
 
@@ -68,7 +75,7 @@ export const PlatformResult = Type.Object({
   publishedAt: Type.Optional(IsoTime),
   nextAttemptAt: Type.Optional(IsoTime),
   customContent: Type.Optional(Type.String()),
-  customMedia: Type.Optional(Type.Array(MediaItemSchema)),
+  customMedia: Type.Optional(Type.Array(MediaItem)),
   platformSpecificData: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   firstComment: Type.Optional(
     Type.Object(
@@ -83,13 +90,16 @@ export const PlatformResult = Type.Object({
 });
 export type PlatformResultOut = Static<typeof PlatformResult>;
 
-export const Post = Type.Object(
+/** A target's outcome, named in the OpenAPI document (the event catalog embeds its own copy). */
+export const PlatformResultRef = ref(component('PlatformResult', PlatformResult));
+
+export const PostSchema = component('Post', Type.Object(
   {
     id: Type.String(),
     content: Nullable(Type.String()),
-    mediaItems: Type.Array(MediaItemSchema),
+    mediaItems: Type.Array(MediaItem),
     status: PostStatusName,
-    platforms: Type.Array(PlatformResult),
+    platforms: Type.Array(PlatformResultRef),
     scheduledFor: NullableIsoTime,
     timezone: Type.String(),
     isDraft: Type.Boolean(),
@@ -100,8 +110,9 @@ export const Post = Type.Object(
     publishedAt: NullableIsoTime,
     version: Type.Integer({ description: 'Raised by every change; send it as If-Match to PATCH conditionally.' }),
   },
-  { title: 'Post' },
-);
+  { description: 'A post and the outcome of each of its targets.' },
+));
+export const Post = ref(PostSchema);
 export type PostOut = Static<typeof Post>;
 
 export const ListPostsQuery = Type.Object(
@@ -117,17 +128,17 @@ export const ListPostsQuery = Type.Object(
 );
 export type ListPostsInput = Static<typeof ListPostsQuery>;
 
-export const PostPage = Type.Object({
+export const PostPage = ref(component('PostPage', Type.Object({
   posts: Type.Array(Post),
   cursor: Nullable(Type.String({ description: 'Pass back to get the next page; null on the last page.' })),
   hasMore: Type.Boolean(),
-});
+})));
 
 export const PostIdParams = Type.Object({ postId: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 
-export const DeletedPost = Type.Object({ id: Type.String(), deleted: Type.Boolean() });
+export const DeletedPost = ref(component('DeletedPost', Type.Object({ id: Type.String(), deleted: Type.Boolean() })));
 
-export const EditPostBody = Type.Object(
+export const EditPostBodySchema = component('EditPostRequest', Type.Object(
   {
     // Optional here so that a body of other fields only is answered with EDIT_TEXT_ONLY; the service
     // answers a missing content with 400.
@@ -137,9 +148,10 @@ export const EditPostBody = Type.Object(
   },
   // Other fields are answered with 422 EDIT_TEXT_ONLY rather than a generic unknown-field 400.
   { additionalProperties: true },
-);
+));
+export const EditPostBody = ref(EditPostBodySchema);
 
-export const EditResult = Type.Object({
+export const EditResult = ref(component('EditResult', Type.Object({
   id: Type.String(),
   platform: PlatformName,
   accountId: Type.String(),
@@ -149,4 +161,17 @@ export const EditResult = Type.Object({
   editCount: Type.Integer(),
   editsRemaining: Nullable(Type.Integer({ description: 'Null where the platform sets no limit.' })),
   editableUntil: Nullable(IsoTime),
-});
+})));
+
+export const UnpublishBodySchema = component('UnpublishRequest', Type.Object(
+  {
+    platforms: Type.Optional(
+      Type.Array(Type.Object({ platform: PlatformName, accountId: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }), {
+        minItems: 1,
+        maxItems: 25,
+        description: 'The targets to take down; default every published target.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+));

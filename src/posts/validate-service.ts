@@ -14,7 +14,8 @@ import type { AccountMeta } from '../platforms/types.ts';
 import { accountProblems, ruleProblems, type Validators } from './compose.ts';
 import { resolveLibraryMedia, type LibraryReader } from './library-media.ts';
 import { checkTargets, resolveMode, type Mode } from './rules.ts';
-import { CreatePostBody, type CreatePostInput } from './schemas.ts';
+import { CreatePostBodySchema, type CreatePostInput } from './schemas.ts';
+import { inlineRefs } from '../contract/components.ts';
 
 export interface Problem {
   param: string | null;
@@ -38,7 +39,7 @@ export interface Verdict {
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 // Every schema error at once (the routes' own validator stops at the first).
-const checkSchema = addFormats(new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, coerceTypes: false })).compile<CreatePostInput>(CreatePostBody);
+const checkSchema = addFormats(new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, coerceTypes: false })).compile<CreatePostInput>(inlineRefs(CreatePostBodySchema));
 
 const problem = (e: ApiError): Problem => ({ param: e.param ?? null, code: e.b?.code ?? e.code, message: e.message });
 

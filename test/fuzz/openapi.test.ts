@@ -30,10 +30,20 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR
 let sent = 0;
 const statuses = new Map<string, number>();
 
+/** The schema with every reference to a named component replaced by the component, at any depth. */
 function deref(schema: Schema): Schema {
-  const ref = schema.$ref as string | undefined;
-  if (!ref) return schema;
-  return doc.components?.schemas?.[ref.split('/').pop()!] ?? {};
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!node || typeof node !== 'object') return node;
+    const { $ref, ...rest } = node as Schema;
+    if (typeof $ref === 'string') {
+      const target = doc.components?.schemas?.[$ref.split('/').pop()!];
+      assert.ok(target, `the document names ${$ref}`);
+      return { ...(walk(target) as Schema), ...(walk(rest) as Schema) };
+    }
+    return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, walk(v)]));
+  };
+  return walk(schema) as Schema;
 }
 
 function operations(): Operation[] {

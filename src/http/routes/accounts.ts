@@ -4,12 +4,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AccountsService } from '../../accounts/accounts-service.ts';
 import { PlatformName } from '../../posts/schemas.ts';
+import { ListAccountsQuery } from '../../accounts/schemas.ts';
 import { callerOf } from '../fastify-types.ts';
 import { IsoTime, Nullable, NullableIsoTime, StringEnum, commonErrorsA } from '../../contract/schemas.ts';
+import { component, ref } from '../../contract/components.ts';
 
 const security = [{ bearerAuth: [] }];
 
-const Account = Type.Object({
+const Account = ref(component('Account', Type.Object({
   platform: PlatformName,
   accountId: Type.String(),
   username: Type.String(),
@@ -17,9 +19,9 @@ const Account = Type.Object({
   avatarUrl: Nullable(Type.String()),
   connectedAt: IsoTime,
   status: StringEnum(['active', 'needs_reconnect']),
-});
+})));
 
-const HealthEntry = Type.Object({
+const HealthEntry = ref(component('AccountHealth', Type.Object({
   platform: PlatformName,
   accountId: Type.String(),
   username: Type.String(),
@@ -29,7 +31,10 @@ const HealthEntry = Type.Object({
   permissions: Type.Array(Type.String()),
   missingPermissions: Type.Array(Type.String()),
   recommendations: Type.Array(Type.Object({ code: Type.String(), message: Type.String() })),
-});
+})));
+
+const AccountList = component('AccountList', Type.Object({ accounts: Type.Array(Account) }));
+const HealthList = component('AccountHealthList', Type.Object({ accounts: Type.Array(HealthEntry) }));
 
 export function accountsRoutes(accounts: AccountsService) {
   return async (base: FastifyInstance) => {
@@ -39,10 +44,11 @@ export function accountsRoutes(accounts: AccountsService) {
       {
         schema: {
           tags: ['accounts'],
+          operationId: 'listAccounts',
           summary: 'List the connected accounts of this key.',
           security,
-          querystring: Type.Object({ platform: Type.Optional(PlatformName) }, { additionalProperties: false }),
-          response: { 200: Type.Object({ accounts: Type.Array(Account) }), ...commonErrorsA },
+          querystring: ListAccountsQuery,
+          response: { 200: ref(AccountList), ...commonErrorsA },
         },
       },
       async (req) => accounts.list(callerOf(req).id, req.query.platform),
@@ -53,9 +59,10 @@ export function accountsRoutes(accounts: AccountsService) {
       {
         schema: {
           tags: ['accounts'],
+          operationId: 'getAccountsHealth',
           summary: 'Check every account live with its platform: token, permissions, recommendations.',
           security,
-          response: { 200: Type.Object({ accounts: Type.Array(HealthEntry) }), ...commonErrorsA },
+          response: { 200: ref(HealthList), ...commonErrorsA },
         },
       },
       async (req) => accounts.health(callerOf(req).id),
@@ -66,6 +73,7 @@ export function accountsRoutes(accounts: AccountsService) {
       {
         schema: {
           tags: ['accounts'],
+          operationId: 'disconnectAccount',
           summary: 'Disconnect an account: revoke the token at the platform where possible and delete it.',
           security,
           params: Type.Object({ platform: PlatformName, accountId: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),

@@ -7,10 +7,15 @@ import type { ConnectService } from '../../accounts/connect-service.ts';
 import { PlatformName } from '../../posts/schemas.ts';
 import { callerOf } from '../fastify-types.ts';
 import { ErrorA, commonErrorsA } from '../../contract/schemas.ts';
+import { component, ref } from '../../contract/components.ts';
 
 const security = [{ bearerAuth: [] }];
 const Params = Type.Object({ platform: PlatformName }, { additionalProperties: false });
 const ConnectedRef = Type.Object({ platform: PlatformName, accountId: Type.String(), username: Type.String() });
+const ConnectStart = ref(component('ConnectStart', Type.Object({ authUrl: Type.String(), state: Type.String() })));
+const ConnectResult = ref(
+  component('ConnectResult', Type.Object({ platform: PlatformName, accountId: Type.String(), username: Type.String(), accounts: Type.Array(ConnectedRef) })),
+);
 
 export function connectRoutes(connect: ConnectService) {
   return async (base: FastifyInstance) => {
@@ -20,6 +25,7 @@ export function connectRoutes(connect: ConnectService) {
       {
         schema: {
           tags: ['accounts'],
+          operationId: 'startConnect',
           summary: 'Start connecting an account: returns the URL to send the user to.',
           description: 'Platforms whose accounts live on a server the user names need `instance`. Platforms that connect with an app password answer 400 APP_PASSWORD_REQUIRED: use POST.',
           security,
@@ -31,7 +37,7 @@ export function connectRoutes(connect: ConnectService) {
             },
             { additionalProperties: false },
           ),
-          response: { 200: Type.Object({ authUrl: Type.String(), state: Type.String() }), ...commonErrorsA },
+          response: { 200: ConnectStart, ...commonErrorsA },
         },
       },
       async (req) => {
@@ -45,6 +51,7 @@ export function connectRoutes(connect: ConnectService) {
       {
         schema: {
           tags: ['accounts'],
+          operationId: 'completeConnect',
           summary: 'Finish connecting: exchange the code from the callback (or send an app password); connects every account of the grant.',
           description: 'OAuth platforms take `code` (with `state` or `redirect_url`). App-password platforms take `identifier`, `appPassword` and optionally `service` (the server, default the configured one).',
           security,
@@ -61,7 +68,7 @@ export function connectRoutes(connect: ConnectService) {
             { additionalProperties: false },
           ),
           response: {
-            200: Type.Object({ platform: PlatformName, accountId: Type.String(), username: Type.String(), accounts: Type.Array(ConnectedRef) }),
+            200: ConnectResult,
             422: ErrorA,
             502: ErrorA,
             ...commonErrorsA,

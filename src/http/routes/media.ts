@@ -83,6 +83,7 @@ export function mediaRoutes(deps: { media: MediaService; maxBytes: number }) {
       {
         schema: {
           tags,
+          operationId: 'uploadMedia',
           summary: 'Upload one file: the raw bytes with their Content-Type, or multipart/form-data with a part "file" (and "altText").',
           description:
             'Streamed to storage; the kind is recognised from the bytes. An Idempotency-Key is claimed once the bytes are in, for the request and the file\'s SHA-256: sending the same file again under it answers the first media object.',
@@ -127,6 +128,7 @@ export function mediaRoutes(deps: { media: MediaService; maxBytes: number }) {
         config: { idempotent: true },
         schema: {
           tags,
+          operationId: 'importMedia',
           summary: 'Fetch a file from a URL (through the outbound guard) into the library.',
           security,
           headers: idempotencyHeader,
@@ -144,19 +146,19 @@ export function mediaRoutes(deps: { media: MediaService; maxBytes: number }) {
 
     app.get(
       '/media',
-      { schema: { tags, summary: 'List media, newest first, with keyset pagination.', security, querystring: ListMediaQuery, response: { 200: MediaPage, ...commonErrorsA } } },
+      { schema: { tags, operationId: 'listMedia', summary: 'List media, newest first, with keyset pagination.', security, querystring: ListMediaQuery, response: { 200: MediaPage, ...commonErrorsA } } },
       async (req) => media.list(callerOf(req).id, req.query),
     );
 
     app.get(
       '/media/:id',
-      { schema: { tags, summary: 'One media object.', security, params: MediaIdParams, response: { 200: MediaObject, ...commonErrorsA } } },
+      { schema: { tags, operationId: 'getMedia', summary: 'One media object.', security, params: MediaIdParams, response: { 200: MediaObject, ...commonErrorsA } } },
       async (req) => media.get(callerOf(req).id, req.params.id),
     );
 
     app.patch(
       '/media/:id',
-      { schema: { tags, summary: 'Change the alt text (null clears it).', security, params: MediaIdParams, body: PatchMediaBody, response: { 200: MediaObject, ...commonErrorsA } } },
+      { schema: { tags, operationId: 'updateMedia', summary: 'Change the alt text (null clears it).', security, params: MediaIdParams, body: PatchMediaBody, response: { 200: MediaObject, ...commonErrorsA } } },
       async (req) => media.setAltText(callerOf(req).id, req.params.id, req.body.altText),
     );
 
@@ -165,6 +167,7 @@ export function mediaRoutes(deps: { media: MediaService; maxBytes: number }) {
       {
         schema: {
           tags,
+          operationId: 'deleteMedia',
           summary: 'Delete a file and its renditions; its URL answers 404 from then on. 409 MEDIA_IN_USE while a draft, a scheduled post or an unfinished target uses it.',
           security,
           params: MediaIdParams,

@@ -10,15 +10,16 @@ import type { ValidateService } from '../../posts/validate-service.ts';
 import { PlatformName } from '../../posts/schemas.ts';
 import { ErrorA, commonErrorsA } from '../../contract/schemas.ts';
 import { callerOf } from '../fastify-types.ts';
+import { component, ref } from '../../contract/components.ts';
 import { idempotencyHeader, security } from './posts.ts';
 
-const ProblemSchema = Type.Object({
+const ProblemSchema = ref(component('Problem', Type.Object({
   param: Type.Union([Type.String(), Type.Null()]),
   code: Type.String(),
   message: Type.String(),
-});
+})));
 
-export const ValidateResult = Type.Object({
+export const ValidateResult = ref(component('ValidateResult', Type.Object({
   valid: Type.Boolean(),
   errors: Type.Array(ProblemSchema),
   targets: Type.Array(
@@ -33,7 +34,7 @@ export const ValidateResult = Type.Object({
       }),
     }),
   ),
-});
+})));
 
 const BulkJsonBody = Type.Object(
   {
@@ -44,7 +45,7 @@ const BulkJsonBody = Type.Object(
 );
 const checkBulkJson = compileStrict<{ posts: unknown[]; dryRun?: boolean }>(BulkJsonBody);
 
-export const BulkResult = Type.Object({
+export const BulkResult = ref(component('BulkResult', Type.Object({
   created: Type.Integer(),
   failed: Type.Integer(),
   results: Type.Array(
@@ -56,7 +57,7 @@ export const BulkResult = Type.Object({
       errors: Type.Optional(Type.Array(ProblemSchema)),
     }),
   ),
-});
+})));
 
 export function postsBulkRoutes(deps: { validate: ValidateService; bulk: BulkService }) {
   return async (base: FastifyInstance) => {
@@ -69,6 +70,7 @@ export function postsBulkRoutes(deps: { validate: ValidateService; bulk: BulkSer
       {
         schema: {
           tags: ['posts'],
+          operationId: 'validatePost',
           summary: 'Run every check of a create without creating anything: all errors at once, a verdict and character count per target.',
           description: 'Takes a create body. Only a body that is not valid JSON gets 400 (a non-JSON content type: 415); every other problem is in the answer.',
           security,
@@ -86,6 +88,7 @@ export function postsBulkRoutes(deps: { validate: ValidateService; bulk: BulkSer
         config: { idempotent: true },
         schema: {
           tags: ['posts'],
+          operationId: 'importPosts',
           summary: `Create up to ${MAX_BULK_ROWS} posts from JSON ({posts, dryRun}) or CSV (text/csv, header row), each exactly as a single create.`,
           description:
             'CSV columns: content, scheduledFor, timezone, platforms (platform:accountId joined by ;), mediaUrls (joined by ;; .mp4/.mov/.m4v/.webm are videos), tags (joined by ;), isDraft, queue. At most 5 MiB. `?dryRun=true` (or dryRun in JSON) creates nothing. Idempotency-Key covers the whole import.',

@@ -8,25 +8,13 @@ import { parseIfMatch } from '../../posts/update-service.ts';
 import type { EditService } from '../../publishing/edit.ts';
 import type { RetryService } from '../../publishing/retry.ts';
 import type { UnpublishService } from '../../publishing/unpublish.ts';
-import { CreatePostBody, EditPostBody, EditResult, PlatformName, Post, PostIdParams } from '../../posts/schemas.ts';
+import { CreatePostBody, EditPostBody, EditResult, PlatformName, Post, PostIdParams, UnpublishBodySchema } from '../../posts/schemas.ts';
 import { ErrorA, ErrorB, commonErrorsA } from '../../contract/schemas.ts';
 import { callerOf } from '../fastify-types.ts';
+import { component, ref } from '../../contract/components.ts';
 import { idempotencyHeader, security } from './posts.ts';
 
-export const UnpublishBody = Type.Object(
-  {
-    platforms: Type.Optional(
-      Type.Array(Type.Object({ platform: PlatformName, accountId: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }), {
-        minItems: 1,
-        maxItems: 25,
-        description: 'The targets to take down; default every published target.',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-export const UnpublishResult = Type.Object({
+export const UnpublishResult = ref(component('UnpublishResult', Type.Object({
   id: Type.String(),
   platforms: Type.Array(
     Type.Object({
@@ -37,7 +25,7 @@ export const UnpublishResult = Type.Object({
       errorCode: Type.Optional(Type.String({ description: 'UNPUBLISH_NOT_SUPPORTED where the platform cannot delete, NOT_PUBLISHED, or the failure category.' })),
     }),
   ),
-});
+})));
 
 export function postChangesRoutes(deps: { updates: UpdateService; retry: RetryService; edit: EditService; unpublish: UnpublishService }) {
   return async (base: FastifyInstance) => {
@@ -49,6 +37,7 @@ export function postChangesRoutes(deps: { updates: UpdateService; retry: RetrySe
         config: { errorShape: 'B-checks', idempotent: true },
         schema: {
           tags: ['posts'],
+          operationId: 'updatePost',
           summary: 'Change a draft or scheduled post before any target has started; checked like a create.',
           description:
             '`platforms` and `mediaItems` replace the whole list. A mode field (isDraft, publishNow, scheduledFor, queue) moves the post; without one it keeps its mode and time. `If-Match: "<version>"` makes the change conditional.',
@@ -77,6 +66,7 @@ export function postChangesRoutes(deps: { updates: UpdateService; retry: RetrySe
         config: { idempotent: true },
         schema: {
           tags: ['posts'],
+          operationId: 'retryPost',
           summary: 'Publish the failed targets (and failed first comments) again; published targets are never touched.',
           security,
           params: PostIdParams,
@@ -93,6 +83,7 @@ export function postChangesRoutes(deps: { updates: UpdateService; retry: RetrySe
         config: { idempotent: true },
         schema: {
           tags: ['posts'],
+          operationId: 'editPost',
           summary: 'Edit the text of a published post, on platforms whose API can (X: paid subscription, within 1 hour, at most 5 edits).',
           security,
           params: PostIdParams,
@@ -110,11 +101,12 @@ export function postChangesRoutes(deps: { updates: UpdateService; retry: RetrySe
         config: { idempotent: true },
         schema: {
           tags: ['posts'],
+          operationId: 'unpublishPost',
           summary: 'Delete a published post from its platforms (the post stays in Herald).',
           security,
           params: PostIdParams,
           headers: idempotencyHeader,
-          body: Type.Optional(UnpublishBody),
+          body: Type.Optional(ref(UnpublishBodySchema)),
           response: { 200: UnpublishResult, 409: ErrorA, ...commonErrorsA },
         },
       },

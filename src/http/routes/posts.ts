@@ -17,6 +17,14 @@ import { ErrorA, ErrorB, commonErrorsA } from '../../contract/schemas.ts';
 export const security = [{ bearerAuth: [] }];
 export const idempotencyHeader = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ description: 'A UUID; repeats of the request with it return the first answer for 24 h.' })),
+  'idempotency-window': Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 86_400,
+      description:
+        'Instead of Idempotency-Key: seconds during which a repeat of this same request (method, path and body) by the same API key returns the first answer, counted from the first request.',
+    }),
+  ),
 });
 
 export function postsRoutes(deps: { posts: PostsService }) {
@@ -28,6 +36,7 @@ export function postsRoutes(deps: { posts: PostsService }) {
         config: { errorShape: 'B', idempotent: true },
         schema: {
           tags: ['posts'],
+          operationId: 'createPost',
           summary: 'Create a post: publish now, schedule, or save a draft.',
           security,
           headers: idempotencyHeader,
@@ -60,6 +69,7 @@ export function postsRoutes(deps: { posts: PostsService }) {
       {
         schema: {
           tags: ['posts'],
+          operationId: 'listPosts',
           summary: 'List posts, newest first, with keyset pagination.',
           security,
           querystring: ListPostsQuery,
@@ -74,6 +84,7 @@ export function postsRoutes(deps: { posts: PostsService }) {
       {
         schema: {
           tags: ['posts'],
+          operationId: 'getPost',
           summary: 'Get one post with per-platform status.',
           security,
           params: PostIdParams,
@@ -88,6 +99,7 @@ export function postsRoutes(deps: { posts: PostsService }) {
       {
         schema: {
           tags: ['posts'],
+          operationId: 'deletePost',
           summary: 'Delete a post from Herald (not from the platforms); cancels scheduled work.',
           security,
           params: PostIdParams,

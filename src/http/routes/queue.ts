@@ -6,6 +6,7 @@ import { DAYS } from '../../queue/queue-slots.ts';
 import { MAX_SLOTS, type QueueService } from '../../queue/queue-service.ts';
 import { IsoTime, StringEnum, commonErrorsA } from '../../contract/schemas.ts';
 import { callerOf } from '../fastify-types.ts';
+import { component, ref } from '../../contract/components.ts';
 
 const security = [{ bearerAuth: [] }];
 const SlotSchema = Type.Object(
@@ -15,18 +16,18 @@ const SlotSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-const QueueBody = Type.Object(
+const QueueBody = ref(component('QueueRequest', Type.Object(
   {
     timezone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the slots, e.g. Europe/Paris.' }),
     slots: Type.Array(SlotSchema, { maxItems: MAX_SLOTS }),
   },
   { additionalProperties: false },
-);
-const QueueObject = Type.Object({
+)));
+const QueueObject = ref(component('Queue', Type.Object({
   timezone: Type.String(),
   slots: Type.Array(SlotSchema),
   upcoming: Type.Array(IsoTime, { description: 'The next 10 slots no queued post holds, UTC.' }),
-});
+})));
 
 export function queueRoutes(queue: QueueService) {
   return async (base: FastifyInstance) => {
@@ -36,6 +37,7 @@ export function queueRoutes(queue: QueueService) {
       {
         schema: {
           tags: ['queue'],
+          operationId: 'setQueue',
           summary: 'Set the weekly queue slots; a post created with queue: true takes the next free one.',
           description:
             'Slots follow daylight saving. A slot in the hour skipped in spring falls after the jump by the length of the gap (02:30 becomes 03:30); a slot in the hour repeated in autumn happens once, at its first occurrence.',
@@ -48,7 +50,7 @@ export function queueRoutes(queue: QueueService) {
     );
     app.get(
       '/queue',
-      { schema: { tags: ['queue'], summary: 'The queue slots and the next 10 free slot times.', security, response: { 200: QueueObject, ...commonErrorsA } } },
+      { schema: { tags: ['queue'], operationId: 'getQueue', summary: 'The queue slots and the next 10 free slot times.', security, response: { 200: QueueObject, ...commonErrorsA } } },
       async (req) => queue.get(callerOf(req).id),
     );
     app.delete(
@@ -56,6 +58,7 @@ export function queueRoutes(queue: QueueService) {
       {
         schema: {
           tags: ['queue'],
+          operationId: 'deleteQueue',
           summary: 'Remove the queue (queued posts keep their times).',
           security,
           response: { 200: Type.Object({ deleted: Type.Boolean() }), ...commonErrorsA },

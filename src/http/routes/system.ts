@@ -7,7 +7,7 @@ import { ErrorA } from '../../contract/schemas.ts';
 export async function systemRoutes(app: FastifyInstance, opts: { metrics: Metrics; ready(): Promise<void> }) {
   app.get(
     '/healthz',
-    { schema: { tags: ['system'], summary: 'The process is up.', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+    { schema: { tags: ['system'], operationId: 'getHealth', summary: 'The process is up.', security: [], response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
     async () => ({ status: 'ok' as const }),
   );
 
@@ -16,6 +16,8 @@ export async function systemRoutes(app: FastifyInstance, opts: { metrics: Metric
     {
       schema: {
         tags: ['system'],
+        operationId: 'getReadiness',
+        security: [],
         summary: 'The database is reachable.',
         response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: ErrorA },
       },

@@ -5,24 +5,24 @@ import type { FastifyInstance } from 'fastify';
 import type { DeliveriesReader } from '../../webhooks/deliveries-read.ts';
 import type { WebhookDelivery } from '../../webhooks/delivery.ts';
 import { presentDelivery } from '../../webhooks/present.ts';
-import {
-  DeliveryDetail,
-  DeliveryIdParams,
-  DeliveryObject,
-  DeliveryPage,
-  ListDeliveriesQuery,
-  SaveSettingsBody,
-  SettingsObject,
-  TestBody,
-  TestResult,
-  type SaveSettingsBodyInput,
-} from '../../webhooks/schemas.ts';
+import * as schemas from '../../webhooks/schemas.ts';
+import { DeliveryIdParams, ListDeliveriesQuery, type SaveSettingsBodyInput } from '../../webhooks/schemas.ts';
 import type { WebhookSettings } from '../../webhooks/webhooks-settings.ts';
 import { callerOf } from '../fastify-types.ts';
 import { ErrorA, commonErrorsA } from '../../contract/schemas.ts';
+import { component, ref } from '../../contract/components.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['webhooks'];
+
+// The named schemas of this resource in the OpenAPI document.
+const SaveSettingsBody = ref(component('WebhookSettingsRequest', schemas.SaveSettingsBody));
+const SettingsObject = ref(component('WebhookSettings', schemas.SettingsObject));
+const DeliveryObject = ref(component('WebhookDelivery', schemas.DeliveryObject));
+const DeliveryDetail = ref(component('WebhookDeliveryDetail', schemas.DeliveryDetail));
+const DeliveryPage = ref(component('WebhookDeliveryPage', schemas.DeliveryPage));
+const TestBody = ref(component('WebhookTestRequest', schemas.TestBody));
+const TestResult = ref(component('WebhookTestResult', schemas.TestResult));
 
 export interface WebhookRouteDeps {
   settings: WebhookSettings;
@@ -39,6 +39,7 @@ export function webhooksRoutes(deps: WebhookRouteDeps) {
       {
         schema: {
           tags,
+          operationId: 'saveWebhookSettings',
           summary: 'Create or replace the webhook settings of this key; the first save generates the signing secret.',
           security,
           body: SaveSettingsBody,
@@ -50,7 +51,7 @@ export function webhooksRoutes(deps: WebhookRouteDeps) {
 
     app.get(
       '/webhooks/settings',
-      { schema: { tags, summary: 'The webhook settings of this key, secret included.', security, response: { 200: SettingsObject, ...commonErrorsA } } },
+      { schema: { tags, operationId: 'getWebhookSettings', summary: 'The webhook settings of this key, secret included.', security, response: { 200: SettingsObject, ...commonErrorsA } } },
       async (req) => settings.get(callerOf(req).id),
     );
 
@@ -59,6 +60,7 @@ export function webhooksRoutes(deps: WebhookRouteDeps) {
       {
         schema: {
           tags,
+          operationId: 'deleteWebhookSettings',
           summary: 'Remove the webhook settings; deliveries still waiting are marked failed.',
           security,
           response: { 200: Type.Object({ deleted: Type.Boolean() }), ...commonErrorsA },
@@ -72,6 +74,7 @@ export function webhooksRoutes(deps: WebhookRouteDeps) {
       {
         schema: {
           tags,
+          operationId: 'rotateWebhookSecret',
           summary: 'Replace the signing secret with a new generated one; every later attempt is signed with it.',
           security,
           response: { 200: SettingsObject, ...commonErrorsA },
@@ -85,6 +88,7 @@ export function webhooksRoutes(deps: WebhookRouteDeps) {
       {
         schema: {
           tags,
+          operationId: 'listWebhookDeliveries',
           summary: 'List deliveries of the last 30 days, newest first, with keyset pagination.',
           security,
           querystring: ListDeliveriesQuery,
@@ -99,6 +103,7 @@ export function webhooksRoutes(deps: WebhookRouteDeps) {
       {
         schema: {
           tags,
+          operationId: 'getWebhookDelivery',
           summary: 'One delivery with the result of every attempt.',
           security,
           params: DeliveryIdParams,
@@ -113,6 +118,7 @@ export function webhooksRoutes(deps: WebhookRouteDeps) {
       {
         schema: {
           tags,
+          operationId: 'redeliverWebhook',
           summary: 'Send one more attempt of a delivery now (same event id and body); answers the updated delivery.',
           security,
           params: DeliveryIdParams,
@@ -127,6 +133,7 @@ export function webhooksRoutes(deps: WebhookRouteDeps) {
       {
         schema: {
           tags,
+          operationId: 'testWebhook',
           summary: 'Send a signed sample of an event to the configured URL now and report the outcome.',
           security,
           body: TestBody,

@@ -1,0 +1,6 @@
+export { createHerald } from './client.ts';
+export type * from './client.ts';
+export { AuthenticationError, ConflictError, HeraldApiError, HeraldConnectionError, HeraldError, InvalidRequestError, NotFoundError, RateLimitError, ServerError, type ErrorBody, } from './errors.ts';
+export { verifyWebhook, WebhookVerificationError, type VerifyOptions, type WebhookEvent } from './webhooks.ts';
+export type { RetryOptions } from './transport.ts';
+export type { components, operations, paths, webhooks } from './schema.ts';
