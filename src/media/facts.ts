@@ -48,3 +48,16 @@ export interface DocumentFacts {
 }
 
 export type MediaFacts = ImageFacts | VideoFacts | DocumentFacts;
+
+/** Why a probe found no facts; each reason maps to one answer of the upload routes. */
+export type ProbeFailure =
+  /** Not a format Herald accepts (→ 415 UNSUPPORTED_MEDIA_TYPE). */
+  | { ok: false; reason: 'unsupported'; message: string }
+  /** Recognised, but truncated, corrupt or impossible to process (→ 400 MEDIA_UNREADABLE). */
+  | { ok: false; reason: 'unreadable'; message: string }
+  /** The probe ran out of time: a pathological file, or a machine under load. */
+  | { ok: false; reason: 'timeout'; message: string }
+  /** ffprobe is not installed or not runnable: the operator's problem, not the file's. */
+  | { ok: false; reason: 'prober_missing'; message: string };
+
+export type ProbeResult = { ok: true; facts: MediaFacts } | ProbeFailure;

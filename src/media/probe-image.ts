@@ -3,8 +3,7 @@
 // there (a JPEG cut short still has a perfect header). The preview uses shrink-on-load, so checking a
 // 12-megapixel JPEG decodes it at 1/8 scale.
 import sharp, { type Metadata } from 'sharp';
-import type { ImageFacts, ImageFormat } from './facts.ts';
-import type { ProbeFailure } from './probe.ts';
+import type { ImageFacts, ImageFormat, ProbeFailure } from './facts.ts';
 
 export interface ImageProbeOptions {
   /** Images with more pixels are refused before decoding (libvips' own default is 268 million). */

@@ -2,8 +2,7 @@
 // reads the container's index, not the whole movie, so a 1 GiB file is probed in milliseconds. Its JSON
 // is read defensively: every field may be missing in a strange file.
 import { execFile } from 'node:child_process';
-import type { VideoContainer, VideoFacts } from './facts.ts';
-import type { ProbeFailure } from './probe.ts';
+import type { ProbeFailure, VideoContainer, VideoFacts } from './facts.ts';
 
 export interface VideoProbeOptions {
   /** The ffprobe executable: a path, or a name looked up on PATH. */

@@ -4,24 +4,14 @@
 // (sharp and ffprobe read what they need from it), so probing a 1 GiB video holds no more of it in memory
 // than probing a thumbnail.
 import { open } from 'node:fs/promises';
-import type { MediaFacts } from './facts.ts';
+import type { ProbeFailure, ProbeResult } from './facts.ts';
 import { walkTopLevelBoxes } from './iso-boxes.ts';
 import { countPdfPages } from './pdf-pages.ts';
 import { probeImage } from './probe-image.ts';
 import { probeVideo, runFfprobe } from './probe-video.ts';
 import { sniff, SNIFF_BYTES } from './sniff.ts';
 
-export type ProbeFailure =
-  /** Not a format Herald accepts (→ 415 UNSUPPORTED_MEDIA_TYPE). */
-  | { ok: false; reason: 'unsupported'; message: string }
-  /** Recognised, but truncated, corrupt or impossible to process (→ 400 MEDIA_UNREADABLE). */
-  | { ok: false; reason: 'unreadable'; message: string }
-  /** The probe ran out of time: a pathological file, or a machine under load. */
-  | { ok: false; reason: 'timeout'; message: string }
-  /** ffprobe is not installed or not runnable: the operator's problem, not the file's. */
-  | { ok: false; reason: 'prober_missing'; message: string };
-
-export type ProbeResult = { ok: true; facts: MediaFacts } | ProbeFailure;
+export type { ProbeFailure, ProbeResult } from './facts.ts';
 
 export interface ProberOptions {
   /** ffprobe's path or name on PATH; Herald's configuration defaults it to 'ffprobe'. */
