@@ -156,3 +156,28 @@ describe('a bad key', () => {
     assert.equal(answer.structuredContent.code, 'AUTH_INVALID_KEY');
   });
 });
+
+describe('a dashboard session', () => {
+  test('POST /mcp with the session (cookie, Origin, CSRF token) writes as with the key: the token reaches the tool\'s route', async () => {
+    const signIn = await fetch(`${w.h.url}/app/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: w.h.url, 'sec-fetch-site': 'same-origin' },
+      body: JSON.stringify({ key: w.h.key }),
+    });
+    assert.equal(signIn.status, 200);
+    const csrf = ((await signIn.json()) as { csrfToken: string }).csrfToken;
+    const headers = { cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, origin: w.h.url, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const callTool = async (name: string, args: Record<string, unknown>, csrfHeader: Record<string, string>) => {
+      const res = await fetch(`${w.h.url}/mcp`, { method: 'POST', headers: { ...headers, ...csrfHeader }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }) });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const created = await callTool('create_post', { content: 'a draft from the dashboard session', isDraft: true }, { 'x-herald-csrf': csrf });
+    assert.equal(created.status, 200);
+    assert.equal(created.body.result.isError, undefined, JSON.stringify(created.body));
+    assert.equal(created.body.result.structuredContent.status, 'draft');
+    // Without the token the session's request is refused at /mcp itself, before any tool runs.
+    const forged = await callTool('create_post', { content: 'forged', isDraft: true }, {});
+    assert.equal(forged.status, 403);
+    assert.equal(forged.body.code, 'CSRF_REJECTED');
+  });
+});

@@ -7,9 +7,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { createHerald } from '@herald/sdk';
 import { createMcpServer } from '../../mcp/server.ts';
+import { CSRF_HEADER } from '../session-guard.ts';
 
-/** The request headers that carry the caller's credentials (and, for a session, its CSRF context). */
-const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'origin', 'referer', 'sec-fetch-site'];
+/**
+ * The request headers that carry the caller's credentials (and, for a session, its CSRF context: the
+ * token too, or every tool that writes would be refused as a forgery although /mcp itself passed the check).
+ */
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'origin', 'referer', 'sec-fetch-site', CSRF_HEADER];
 const INTERNAL_ORIGIN = 'http://herald.internal';
 
 function credentialsOf(req: FastifyRequest): Record<string, string> {
