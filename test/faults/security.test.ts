@@ -1,13 +1,17 @@
 // Fault matrix: security. Each row is an attack or a mistake and the outcome API.md promises:
 //   no key, a malformed, unknown or revoked key, or another scheme  → 401 on every /v1 route (shape B on POST /v1/posts), nothing changed
-//   another key's post on every route that names it                 → 404 NOT_FOUND; the post and X are untouched
-//   another key's account on DELETE /v1/accounts                    → 404 NOT_FOUND; still connected, its token not revoked
-//   another key's account named as a target of POST /v1/posts      → 400 invalid_field_value, platforms[0].accountId; nothing posted
-//   another key's webhook delivery on get and redeliver             → 404 NOT_FOUND; nothing sent again
+//   another key's resource, on every /v1 operation of /openapi.json (one row each; a new operation
+//   without a row fails the suite), with the intruder's bearer key and with its dashboard session:
+//     a route that names it (post, media, delivery, account) → 404 NOT_FOUND, word for word the answer about an id that names nothing
+//     a body that names it (target account, mediaId; create, validate, bulk JSON and CSV) → the field's 400 / invalid row, as for none
+//     lists, health, queue, webhook settings, deliveries   → the intruder's own (empty, or 404 "no queue/settings"), never the owner's
+//     writes to the intruder's own queue, settings, media  → the owner's are unchanged
+//   every MCP tool (POST /mcp), bearer and session        → as its route: NOT_FOUND (404) for the owner's post, empty lists
+//   the dashboard's calendar with another key's session   → none of the owner's posts
+//   (after each row the owner's posts, accounts, settings, queue, deliveries and media, X's calls and the receiver are unchanged)
 //   media URL at a private, loopback or link-local address form    → accepted at create, refused at publish: media_rejected, nothing fetched
 //   webhook URL at a private, loopback or link-local address form  → 400 VALIDATION_ERROR param url when saved; blocked when sent
 //   media import from a private, loopback or link-local address form → 400 VALIDATION_ERROR param url; nothing stored
-//   another key's media on get, PATCH and DELETE, or named in a post → 404 NOT_FOUND / 400 invalid_field_value at the item
 //   (control) the same URLs with HERALD_ALLOW_PRIVATE_NETWORKS=true → saved / published: the refusals are the address rule's
 //   webhook URL at a loopback form in the sandbox (setting unset)  → saved and delivered: a local receiver is the sandbox's first test
 //   webhook URL at a private form in the sandbox (setting unset)   → 400 naming HERALD_ALLOW_PRIVATE_NETWORKS; blocked when sent
@@ -27,7 +31,7 @@ import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/serv
 import { captureIssuedTokens, findInDatabase, findInFiles } from '../helpers/at-rest.ts';
 import { CALLBACK, connectAccount } from '../helpers/connect.ts';
 import { calls, publishNow } from '../helpers/e2e.ts';
-import { createTestDatabase, startHerald, usingPostgres, type TestDatabase, type TestHerald } from '../helpers/herald.ts';
+import { createTestDatabase, startHerald, usingPostgres, type HttpResult, type TestDatabase, type TestHerald } from '../helpers/herald.ts';
 import { approveConsent } from '../helpers/platform.ts';
 import { overrideLookup } from '../helpers/resolver.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
@@ -52,6 +56,8 @@ let draftId: string;
 let deliveryId: string;
 let revokedKey: string;
 let mediaId: string; // a library file of the owner's
+let ownerState: { state: string; code: string }; // an OAuth state the owner started and has not used yet
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
 before(async () => {
   restoreLookup = overrideLookup({ [PRIVATE_HOST]: '10.0.0.1' });
@@ -60,9 +66,10 @@ before(async () => {
   emulators = createEmulators();
   server = await startEmulatorServer(emulators);
   receiver = await startReceiver();
-  // The per-address limit on bad keys has its own test; here every bad request must reach the 401.
+  // The per-address limit on bad keys, and the per-key limit, have their own tests; here every request must
+  // reach its route (the cross-key rows read the owner's view hundreds of times).
   database = await createTestDatabase();
-  h = await startHerald({ emulators: server, database, env: { HERALD_AUTH_FAILURES_PER_MINUTE: '1000' } });
+  h = await startHerald({ emulators: server, database, env: { HERALD_AUTH_FAILURES_PER_MINUTE: '1000', HERALD_RATE_LIMIT_PER_MINUTE: '100000' } });
   guarded = await startHerald({ emulators: server, env: { HERALD_ALLOW_PRIVATE_NETWORKS: 'false' } });
 
   accountId = (await connectAccount(h, 'twitter')).accountId;
@@ -76,10 +83,15 @@ before(async () => {
   await deleteADraft(h);
   await receiver.waitFor(1);
   deliveryId = (await listDeliveries(h))[0].id;
-  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
-  const uploaded = await fetch(`${h.url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${h.key}`, 'content-type': 'image/png' }, body: png });
+  const uploaded = await fetch(`${h.url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${h.key}`, 'content-type': 'image/png' }, body: PNG });
   assert.equal(uploaded.status, 201);
   mediaId = ((await uploaded.json()) as { id: string }).id;
+  const queue = await h.request('PUT', '/v1/queue', { body: { timezone: 'Europe/Paris', slots: [{ day: 'mon', time: '09:00' }, { day: 'thu', time: '18:30' }] } });
+  assert.equal(queue.status, 200, queue.text);
+  const queued = await h.request('POST', '/v1/posts', { body: { content: 'queued, owned by the first key', queue: true, platforms: [{ platform: 'twitter', accountId }] } });
+  assert.equal(queued.status, 201, queued.text);
+  const start = await h.request('GET', `/v1/connect/twitter?redirect_url=${encodeURIComponent(CALLBACK)}`);
+  ownerState = { state: start.body.state, code: (await approveConsent(start.body.authUrl)).code };
   const k = await h.newKey('to-revoke');
   await h.runtime.keys.revoke(k.id);
   revokedKey = k.key;
@@ -143,6 +155,8 @@ async function ownerView() {
     settings: await get('/v1/webhooks/settings'),
     delivery: await get(`/v1/webhooks/deliveries/${deliveryId}`),
     media: await get('/v1/media'),
+    queue: await get('/v1/queue'),
+    posts: await get('/v1/posts?limit=100'),
     tweets: x().ledger.list().map((e) => `${e.id}:${e.text}`),
     xCalls: x().calls.length,
     received: receiver.received.length,
@@ -186,86 +200,334 @@ describe('authentication', () => {
   }
 });
 
-describe("another key's resources", () => {
-  test("another key's post → 404 NOT_FOUND on get, delete, retry and edit; the post and X are untouched", async () => {
-    const intruder = await h.newKey('intruder');
-    const before = await ownerView();
-    const routes = ROUTES().filter((r) => r.template.startsWith('/v1/posts/{postId}'));
-    assert.equal(routes.length, 6);
-    for (const postId of [published.id, failed.id, draftId]) {
-      for (const r of routes) {
-        const path = r.template.replace('{postId}', postId);
-        const res = await h.request(r.method, path, { body: r.body, key: intruder.key });
-        assert.equal(res.status, 404, `${r.method} ${path}: ${res.text}`);
-        assert.deepEqual(Object.keys(res.body).sort(), ['code', 'error'], 'shape A, nothing about the post');
-        assert.equal(res.body.code, 'NOT_FOUND');
-      }
+// Another key's resources, operation by operation. Every /v1 operation of /openapi.json has a row (the
+// first test fails when one has none), and so do the MCP tools and the dashboard's own reads. Each row runs
+// twice: with the intruder's bearer key and with the intruder's dashboard session (cookie, Origin, token).
+// What the intruder gets about the owner's resource must be exactly what it gets about one that does not
+// exist (the ids aside): a 404 in shape A where the route names it, the field's 400 where a body names it,
+// never a 403 and never a word more. The owner's view, the X emulator's calls and the webhook receiver are
+// compared before and after every row.
+
+type Reply = HttpResult;
+interface Intruder {
+  key: string;
+  /** A request as the intruder, with its key or its dashboard session (cookie, Origin, Sec-Fetch-Site, token). */
+  call(method: string, path: string, options?: { body?: unknown; raw?: string | Uint8Array; contentType?: string }): Promise<Reply>;
+  /** One MCP tool called over POST /mcp with the same credentials. */
+  tool(name: string, args?: Record<string, unknown>): Promise<{ isError?: boolean; structuredContent?: any; content: { type: string; text: string }[] }>;
+}
+
+async function newIntruder(via: 'bearer' | 'session'): Promise<Intruder> {
+  const { key } = await h.newKey(`intruder (${via})`);
+  let auth: (method: string) => Record<string, string> = () => ({ authorization: `Bearer ${key}` });
+  if (via === 'session') {
+    const res = await fetch(`${h.url}/app/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: h.url, 'sec-fetch-site': 'same-origin' },
+      body: JSON.stringify({ key }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    const csrf = ((await res.json()) as { csrfToken: string }).csrfToken;
+    const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+    auth = (method) => ({ cookie, 'sec-fetch-site': 'same-origin', ...(method === 'GET' ? {} : { origin: h.url, 'x-herald-csrf': csrf }) });
+  }
+  const call: Intruder['call'] = async (method, path, options = {}) => {
+    const headers = auth(method);
+    let body: string | Uint8Array | undefined = options.raw;
+    if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+    const res = await fetch(`${h.url}${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: kept as text
     }
-    assert.deepEqual((await h.request('GET', '/v1/posts', { key: intruder.key })).body.posts, []);
-    assert.deepEqual(await ownerView(), before, 'no post changed, nothing reached X');
-  });
+    return { status: res.status, headers: res.headers, body: parsed as any, text };
+  };
+  return {
+    key,
+    call,
+    async tool(name, args = {}) {
+      const res = await fetch(`${h.url}/mcp`, {
+        method: 'POST',
+        headers: { ...auth('POST'), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+      });
+      const text = await res.text();
+      assert.equal(res.status, 200, `${name}: ${text}`);
+      const answer = JSON.parse(text);
+      assert.ok(answer.result, `${name}: ${text}`);
+      return answer.result;
+    },
+  };
+}
 
-  test("another key's account → 404 NOT_FOUND on DELETE /v1/accounts; still connected and its token not revoked", async () => {
-    const intruder = await h.newKey('intruder');
-    const before = await ownerView();
-    const revokes = calls(x(), 'POST', '/oauth2/revoke');
-    const res = await h.request('DELETE', `/v1/accounts/twitter/${accountId}`, { key: intruder.key });
-    assert.equal(res.status, 404, res.text);
-    assert.equal(res.body.code, 'NOT_FOUND');
-    assert.deepEqual((await h.request('GET', '/v1/accounts', { key: intruder.key })).body.accounts, []);
-    assert.deepEqual((await h.request('GET', '/v1/accounts/health', { key: intruder.key })).body.accounts, []);
-    assert.deepEqual(await ownerView(), before);
-    assert.equal(calls(x(), 'POST', '/oauth2/revoke'), revokes, 'no revoke call reached X');
-    const health = await h.request('GET', '/v1/accounts/health');
-    const mine = health.body.accounts.find((a: any) => a.accountId === accountId);
-    assert.equal(mine.tokenValid, true, 'the token still works at X');
-  });
+/** An id of the same form as `id` that names nothing. */
+const missingLike = (id: string) => `${id.slice(0, -6)}${id.endsWith('zzzzzz') ? 'yyyyyy' : 'zzzzzz'}`;
+const ID = '{id}';
 
-  test("another key's account named as a target → 400 invalid_field_value, param platforms[0].accountId; nothing posted", async () => {
-    const intruder = await h.newKey('borrower');
-    const before = await ownerView();
-    const bodies = [
-      { content: 'x', scheduledFor: new Date(Date.now() + 3_600_000).toISOString(), platforms: [{ platform: 'twitter', accountId }] },
-      { content: 'x', publishNow: true, platforms: [{ platform: 'twitter', accountId }] },
-    ];
-    for (const body of bodies) {
-      const res = await h.request('POST', '/v1/posts', { key: intruder.key, body });
+/** The body with the ids (and request ids, which differ per request) taken out, to compare two answers. */
+function redacted(body: unknown, id: string): string {
+  return JSON.stringify(body, (k, v) => (k === 'requestId' ? '<request>' : v)).replaceAll(id, '<id>');
+}
+
+/**
+ * The intruder's answer about the owner's `ownerId` in `template` (`{id}` in the path or body) against its
+ * answer about an id like it that names nothing: the same status and the same words.
+ */
+async function sameAsMissing(i: Intruder, method: string, template: string, ownerId: string, body?: unknown, contentType?: string): Promise<Reply> {
+  const missing = missingLike(ownerId);
+  const fill = (id: string) => ({ path: template.replace(ID, encodeURIComponent(id)), body: body === undefined ? undefined : JSON.parse(JSON.stringify(body).replaceAll(ID, id)) });
+  const send = (id: string) => {
+    const f = fill(id);
+    return typeof f.body === 'string' ? i.call(method, f.path, { raw: f.body, contentType }) : i.call(method, f.path, { body: f.body });
+  };
+  const theirs = await send(ownerId);
+  const none = await send(missing);
+  const where = `${method} ${template} with ${ownerId}: ${theirs.text.slice(0, 300)}`;
+  assert.equal(theirs.status, none.status, where);
+  assert.equal(redacted(theirs.body, ownerId), redacted(none.body, missing), `the answer about another key's resource is the answer about none: ${where}`);
+  assert.notEqual(theirs.status, 403, where);
+  return theirs;
+}
+
+function assertNotFound(res: Reply, where: string) {
+  assert.equal(res.status, 404, `${where}: ${res.text}`);
+  assert.deepEqual(Object.keys(res.body).sort(), ['code', 'error'], `${where}: shape A, nothing about the resource`);
+  assert.equal(res.body.code, 'NOT_FOUND');
+}
+
+const postIds = () => [published.id, failed.id, draftId];
+const onePost = (method: string, suffix = '', body?: unknown) => async (i: Intruder) => {
+  for (const postId of postIds()) assertNotFound(await sameAsMissing(i, method, `/v1/posts/{id}${suffix}`, postId, body), `${method} /v1/posts/${postId}${suffix}`);
+};
+const oneMedia = (method: string, body?: unknown) => async (i: Intruder) => assertNotFound(await sameAsMissing(i, method, '/v1/media/{id}', mediaId, body), `${method} /v1/media`);
+const emptyList = (path: string, field: string) => async (i: Intruder) => {
+  const res = await i.call('GET', path);
+  assert.equal(res.status, 200, res.text);
+  assert.deepEqual(res.body[field], [], `${path} shows the intruder nothing of the owner's`);
+};
+const inAWhile = () => new Date(Date.now() + 3_600_000).toISOString();
+const ownersTarget = { platform: 'twitter', accountId: ID };
+
+/** One row per operation of /openapi.json (METHOD /template), and what another key gets there. */
+const CROSS_KEY: Record<string, (i: Intruder) => Promise<void>> = {
+  'POST /v1/posts': async (i) => {
+    for (const body of [
+      { content: 'x', scheduledFor: inAWhile(), platforms: [ownersTarget] },
+      { content: 'x', publishNow: true, platforms: [ownersTarget] },
+    ]) {
+      const res = await sameAsMissing(i, 'POST', '/v1/posts', accountId, body);
       assert.equal(res.status, 400, res.text);
-      assert.equal(res.body.type, 'invalid_request_error');
-      assert.equal(res.body.code, 'invalid_field_value');
-      assert.equal(res.body.param, 'platforms[0].accountId');
+      assert.deepEqual({ type: res.body.type, code: res.body.code, param: res.body.param }, { type: 'invalid_request_error', code: 'invalid_field_value', param: 'platforms[0].accountId' });
     }
-    assert.deepEqual((await h.request('GET', '/v1/posts', { key: intruder.key })).body.posts, []);
+    const media = await sameAsMissing(i, 'POST', '/v1/posts', mediaId, { isDraft: true, content: 'x', mediaItems: [{ mediaId: ID }] });
+    assert.equal(media.status, 400, media.text);
+    assert.equal(media.body.param, 'mediaItems[0].mediaId');
+    await emptyList('/v1/posts', 'posts')(i);
+  },
+  'GET /v1/posts': async (i) => {
+    for (const q of ['', '?platform=twitter', '?status=published', '?status=draft', '?status=failed']) await emptyList(`/v1/posts${q}`, 'posts')(i);
+  },
+  'GET /v1/posts/{postId}': onePost('GET'),
+  'DELETE /v1/posts/{postId}': onePost('DELETE'),
+  'POST /v1/posts/{postId}/retry': onePost('POST', '/retry'),
+  'POST /v1/posts/{postId}/edit': onePost('POST', '/edit', { content: 'edited' }),
+  'PATCH /v1/posts/{postId}': onePost('PATCH', '', { content: 'changed' }),
+  'POST /v1/posts/{postId}/unpublish': async (i) => {
+    await onePost('POST', '/unpublish', {})(i);
+    await onePost('POST', '/unpublish', { platforms: [{ platform: 'twitter', accountId }] })(i);
+  },
+  'POST /v1/posts/validate': async (i) => {
+    const account = await sameAsMissing(i, 'POST', '/v1/posts/validate', accountId, { content: 'x', publishNow: true, platforms: [ownersTarget] });
+    assert.equal(account.status, 200, account.text);
+    assert.equal(account.body.valid, false);
+    assert.deepEqual(account.body.errors.map((e: any) => e.param), ['platforms[0].accountId']);
+    const media = await sameAsMissing(i, 'POST', '/v1/posts/validate', mediaId, { isDraft: true, content: 'x', mediaItems: [{ mediaId: ID }] });
+    assert.equal(media.body.valid, false, media.text);
+    assert.deepEqual(media.body.errors.map((e: any) => e.param), ['mediaItems[0].mediaId']);
+  },
+  'POST /v1/posts/bulk': async (i) => {
+    const json = await sameAsMissing(i, 'POST', '/v1/posts/bulk', accountId, {
+      posts: [
+        { content: 'x', scheduledFor: inAWhile(), platforms: [ownersTarget] },
+        { content: 'x', publishNow: true, platforms: [ownersTarget] },
+      ],
+    });
+    assert.equal(json.status, 200, json.text);
+    assert.deepEqual([json.body.created, json.body.failed], [0, 2]);
+    const media = await sameAsMissing(i, 'POST', '/v1/posts/bulk', mediaId, { posts: [{ isDraft: true, content: 'x', mediaItems: [{ mediaId: ID }] }] });
+    assert.deepEqual([media.body.created, media.body.results[0].errors[0].param], [0, 'mediaItems[0].mediaId'], media.text);
+    const csv = await sameAsMissing(i, 'POST', '/v1/posts/bulk', accountId, `content,scheduledFor,platforms\nx,${inAWhile()},twitter:${ID}\n`, 'text/csv');
+    assert.deepEqual([csv.body.created, csv.body.results[0].errors[0].param], [0, 'platforms[0].accountId'], csv.text);
+    await emptyList('/v1/posts', 'posts')(i);
+  },
+  'PUT /v1/queue': async (i) => {
+    const res = await i.call('PUT', '/v1/queue', { body: { timezone: 'Asia/Tokyo', slots: [{ day: 'sun', time: '23:45' }] } });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.slots, [{ day: 'sun', time: '23:45' }], "the intruder's own queue, not merged with the owner's");
+  },
+  'GET /v1/queue': async (i) => {
+    assertNotFound(await i.call('GET', '/v1/queue'), 'GET /v1/queue of a key without one');
+  },
+  'DELETE /v1/queue': async (i) => {
+    assertNotFound(await i.call('DELETE', '/v1/queue'), 'DELETE /v1/queue of a key without one');
+  },
+  'GET /v1/connect/{platform}': async (i) => {
+    const res = await i.call('GET', `/v1/connect/twitter?redirect_url=${encodeURIComponent(CALLBACK)}`);
+    assert.equal(res.status, 200, res.text);
+  },
+  'POST /v1/connect/{platform}': async (i) => {
+    const res = await sameAsMissing(i, 'POST', '/v1/connect/twitter', ownerState.state, { code: ownerState.code, state: ID, redirect_url: CALLBACK });
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.code, 'OAUTH_STATE_INVALID');
+  },
+  'GET /v1/accounts': emptyList('/v1/accounts', 'accounts'),
+  'GET /v1/accounts/health': emptyList('/v1/accounts/health', 'accounts'),
+  'DELETE /v1/accounts/{platform}/{accountId}': async (i) => {
+    const revokes = calls(x(), 'POST', '/oauth2/revoke');
+    assertNotFound(await sameAsMissing(i, 'DELETE', '/v1/accounts/twitter/{id}', accountId), 'DELETE /v1/accounts');
+    assert.equal(calls(x(), 'POST', '/oauth2/revoke'), revokes, 'no revoke call reached X');
+  },
+  'POST /v1/webhooks/settings': async (i) => {
+    const res = await i.call('POST', '/v1/webhooks/settings', { body: { url: 'https://1.1.1.1/intruder', events: ['post.deleted'] } });
+    assert.equal(res.status, 200, res.text);
+  },
+  'GET /v1/webhooks/settings': async (i) => {
+    assertNotFound(await i.call('GET', '/v1/webhooks/settings'), 'GET /v1/webhooks/settings of a key without any');
+  },
+  'DELETE /v1/webhooks/settings': async (i) => {
+    assertNotFound(await i.call('DELETE', '/v1/webhooks/settings'), 'DELETE /v1/webhooks/settings of a key without any');
+  },
+  'POST /v1/webhooks/secret/rotate': async (i) => {
+    assertNotFound(await i.call('POST', '/v1/webhooks/secret/rotate'), 'rotate for a key without settings');
+  },
+  'GET /v1/webhooks/deliveries': emptyList('/v1/webhooks/deliveries', 'deliveries'),
+  'GET /v1/webhooks/deliveries/{id}': async (i) => assertNotFound(await sameAsMissing(i, 'GET', '/v1/webhooks/deliveries/{id}', deliveryId), 'GET delivery'),
+  // A redelivery is sent before its answer, never later: after the 404 nothing is on its way.
+  'POST /v1/webhooks/deliveries/{id}/redeliver': async (i) => assertNotFound(await sameAsMissing(i, 'POST', '/v1/webhooks/deliveries/{id}/redeliver', deliveryId), 'redeliver'),
+  'POST /v1/webhooks/test': async (i) => {
+    const res = await i.call('POST', '/v1/webhooks/test', { body: { event: 'webhook.test' } });
+    assert.ok(res.status === 400 || res.status === 404, res.text);
+  },
+  'POST /v1/media': async (i) => {
+    const res = await i.call('POST', '/v1/media', { raw: PNG, contentType: 'image/png' });
+    assert.equal(res.status, 201, res.text);
+    assert.deepEqual((await i.call('GET', '/v1/media')).body.media.map((m: any) => m.id), [res.body.id], "the intruder's library holds its own file only");
+  },
+  'POST /v1/media/import': async (i) => {
+    const res = await i.call('POST', '/v1/media/import', { body: { url: `${server.mediaUrl}/sample.jpg` } });
+    assert.equal(res.status, 201, res.text);
+    assert.deepEqual((await i.call('GET', '/v1/media')).body.media.map((m: any) => m.id), [res.body.id]);
+  },
+  'GET /v1/media': emptyList('/v1/media', 'media'),
+  'GET /v1/media/{id}': oneMedia('GET'),
+  'PATCH /v1/media/{id}': oneMedia('PATCH', { altText: 'changed' }),
+  'DELETE /v1/media/{id}': oneMedia('DELETE'),
+};
+
+/** The MCP tools (POST /mcp, hidden from /openapi.json), each with what another key gets from it. */
+const CROSS_KEY_TOOLS: Record<string, (i: Intruder) => Promise<void>> = {
+  list_accounts: async (i) => assert.deepEqual((await i.tool('list_accounts')).structuredContent.accounts, []),
+  accounts_health: async (i) => assert.deepEqual((await i.tool('accounts_health')).structuredContent.accounts, []),
+  create_post: async (i) => {
+    const res = await sameAsMissingTool(i, 'create_post', accountId, { content: 'x', scheduledFor: inAWhile(), platforms: [ownersTarget] });
+    assert.equal(res.isError, true);
+    assert.deepEqual([res.structuredContent.code, res.structuredContent.param], ['invalid_field_value', 'platforms[0].accountId']);
+  },
+  validate_post: async (i) => {
+    const res = await sameAsMissingTool(i, 'validate_post', mediaId, { isDraft: true, content: 'x', mediaItems: [{ mediaId: ID }] });
+    assert.equal(res.structuredContent.valid, false);
+  },
+  update_post: async (i) => toolNotFound(i, 'update_post', { content: 'changed' }),
+  list_posts: async (i) => assert.deepEqual((await i.tool('list_posts')).structuredContent.posts, []),
+  get_post: async (i) => toolNotFound(i, 'get_post'),
+  delete_post: async (i) => toolNotFound(i, 'delete_post'),
+  retry_post: async (i) => toolNotFound(i, 'retry_post'),
+  unpublish_post: async (i) => toolNotFound(i, 'unpublish_post'),
+  import_media: async (i) => {
+    const res = await i.tool('import_media', { url: `${server.mediaUrl}/sample.png` });
+    assert.equal(res.isError, undefined, JSON.stringify(res));
+    assert.deepEqual((await i.tool('list_media')).structuredContent.media.map((m: any) => m.id), [res.structuredContent.id]);
+  },
+  list_media: async (i) => assert.deepEqual((await i.tool('list_media')).structuredContent.media, []),
+  get_queue: async (i) => {
+    const res = await i.tool('get_queue');
+    assert.equal(res.isError, true);
+    assert.equal(res.structuredContent.code, 'NOT_FOUND');
+  },
+};
+
+async function sameAsMissingTool(i: Intruder, name: string, ownerId: string, args: Record<string, unknown>) {
+  const fill = (id: string) => JSON.parse(JSON.stringify(args).replaceAll(ID, id));
+  const missing = missingLike(ownerId);
+  const theirs = await i.tool(name, fill(ownerId));
+  const none = await i.tool(name, fill(missing));
+  assert.equal(redacted(theirs.structuredContent, ownerId), redacted(none.structuredContent, missing), `${name}: the answer about another key's resource is the answer about none`);
+  return theirs;
+}
+
+async function toolNotFound(i: Intruder, name: string, extra: Record<string, unknown> = {}) {
+  for (const postId of postIds()) {
+    const res = await sameAsMissingTool(i, name, postId, { postId: ID, ...extra });
+    assert.equal(res.isError, true, JSON.stringify(res));
+    assert.equal(res.structuredContent.code, 'NOT_FOUND');
+    assert.equal(res.structuredContent.status, 404);
+  }
+}
+
+describe("another key's resources, operation by operation", () => {
+  test('every /v1 operation of /openapi.json has a cross-key row, and every MCP tool', async () => {
+    const doc = (await h.request('GET', '/openapi.json', { key: null })).body;
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+      .filter(([p]) => p.startsWith('/v1/'))
+      .flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`))
+      .sort();
+    assert.deepEqual(Object.keys(CROSS_KEY).sort(), documented, 'a new operation needs a row in CROSS_KEY');
+    const listed = await fetch(`${h.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    const tools = ((await listed.json()) as any).result.tools.map((t: { name: string }) => t.name).sort();
+    assert.deepEqual(Object.keys(CROSS_KEY_TOOLS).sort(), tools, 'a new MCP tool needs a row in CROSS_KEY_TOOLS');
+  });
+
+  for (const via of ['bearer', 'session'] as const) {
+    for (const [operation, row] of Object.entries(CROSS_KEY)) {
+      test(`${operation} with another key's ${via === 'bearer' ? 'bearer key' : 'dashboard session'}: nothing of the owner's, nothing changed`, async () => {
+        const before = await ownerView();
+        await row(await newIntruder(via));
+        assert.deepEqual(await ownerView(), before);
+      });
+    }
+    test(`MCP tools (POST /mcp) with another key's ${via === 'bearer' ? 'bearer key' : 'dashboard session'}: each tool as its route, nothing changed`, async () => {
+      for (const [name, row] of Object.entries(CROSS_KEY_TOOLS)) {
+        const before = await ownerView();
+        await row(await newIntruder(via));
+        assert.deepEqual(await ownerView(), before, name);
+      }
+    });
+  }
+
+  test("the dashboard's calendar with another key's session shows none of the owner's posts", async () => {
+    const i = await newIntruder('session');
+    const from = new Date(Date.now() - 86_400_000).toISOString();
+    const to = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    const mine = await fetch(`${h.url}/app/api/calendar?from=${from}&to=${to}`, { headers: { authorization: `Bearer ${h.key}` } });
+    assert.ok(((await mine.json()) as any).posts.length > 0, "the owner's calendar shows its posts");
+    const res = await i.call('GET', `/app/api/calendar?from=${from}&to=${to}`);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.posts, []);
+  });
+
+  test("another key's account named as a target, scheduled or now: nothing posted at X", async () => {
+    const before = await ownerView();
+    const i = await newIntruder('bearer');
+    await i.call('POST', '/v1/posts', { body: { content: 'borrowed', publishNow: true, platforms: [{ platform: 'twitter', accountId }] } });
     assert.deepEqual(await ownerView(), before, 'nothing reached X');
-  });
-
-  test("another key's media → 404 NOT_FOUND on get, PATCH and DELETE; named in a post → 400 invalid_field_value at the item", async () => {
-    const intruder = await h.newKey('borrower of media');
-    const before = await ownerView();
-    for (const r of ROUTES().filter((r) => r.template === '/v1/media/{id}')) {
-      const res = await h.request(r.method, r.path, { body: r.body, key: intruder.key });
-      assert.equal(res.status, 404, `${r.method} ${r.path}: ${res.text}`);
-      assert.deepEqual(Object.keys(res.body).sort(), ['code', 'error']);
-    }
-    const post = await h.request('POST', '/v1/posts', { key: intruder.key, body: { isDraft: true, content: 'x', mediaItems: [{ mediaId }] } });
-    assert.equal(post.status, 400, post.text);
-    assert.deepEqual({ type: post.body.type, code: post.body.code, param: post.body.param }, { type: 'invalid_request_error', code: 'invalid_field_value', param: 'mediaItems[0].mediaId' });
-    assert.deepEqual((await h.request('GET', '/v1/media', { key: intruder.key })).body.media, []);
-    assert.deepEqual(await ownerView(), before);
-  });
-
-  test("another key's webhook delivery → 404 NOT_FOUND on get and redeliver; nothing is sent again", async () => {
-    const intruder = await h.newKey('snoop');
-    const before = await ownerView();
-    for (const [method, path] of [['GET', `/v1/webhooks/deliveries/${deliveryId}`], ['POST', `/v1/webhooks/deliveries/${deliveryId}/redeliver`]] as const) {
-      const res = await h.request(method, path, { key: intruder.key });
-      assert.equal(res.status, 404, `${method} ${path}: ${res.text}`);
-      assert.equal(res.body.code, 'NOT_FOUND');
-    }
-    assert.deepEqual(await listDeliveries(h, intruder.key), []);
-    // A redelivery is sent before its answer, never later in the background: after the 404s there is
-    // nothing on its way to wait for.
-    assert.deepEqual(await ownerView(), before, 'the receiver heard nothing more');
   });
 });
 
