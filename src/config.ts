@@ -74,6 +74,8 @@ export type MediaStoreSettings =
       forcePathStyle: boolean;
       /** How long a presigned GET minted for a publishing target stays valid. */
       urlTtlSeconds: number;
+      /** How long an S3 request may stay silent (no byte either way) before it counts as failed. */
+      timeoutMs: number;
     };
 
 export interface MediaSettings {
@@ -221,6 +223,9 @@ function mediaSettings(env: Env, dataDir: string): MediaSettings {
       forcePathStyle: bool(env, 'HERALD_S3_FORCE_PATH_STYLE') ?? false,
       // SigV4 presigned URLs live at most 7 days.
       urlTtlSeconds: int(env, 'HERALD_S3_URL_TTL_SECONDS', 6 * 3600, 60, 7 * 24 * 3600),
+      // A store that stops answering costs each request up to three of these (the SDK tries three times)
+      // before the client gets 503: 20 s keeps that within a load balancer's usual minute.
+      timeoutMs: int(env, 'HERALD_S3_TIMEOUT_MS', 20_000, 100, 600_000),
     };
   } else {
     throw new ConfigError('HERALD_MEDIA_STORE', `must be disk or s3, got "${kind}"`);

@@ -613,6 +613,8 @@ function openMediaStore(config: Config): MediaStore {
     ...(s.accessKeyId && s.secretAccessKey ? { credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey } } : {}),
     forcePathStyle: s.forcePathStyle,
     tmpDir: tmpdir(),
+    connectTimeoutMs: Math.min(5_000, s.timeoutMs),
+    requestTimeoutMs: s.timeoutMs,
   });
 }
 

@@ -100,7 +100,10 @@ export function createS3Store(options: S3StoreOptions): S3Store {
     maxAttempts: options.maxAttempts ?? 3,
     requestChecksumCalculation: checksumSetting,
     responseChecksumValidation: checksumSetting,
-    requestHandler: { connectionTimeout: options.connectTimeoutMs ?? 5_000, requestTimeout: options.requestTimeoutMs ?? 60_000 },
+    // socketTimeout is the idle time-out that fails the request. (The SDK's requestTimeout only logs a
+    // warning unless throwOnRequestTimeout is set, and bounds the whole request, which a large part on a
+    // slow link may rightly exceed: with it, a store that stopped answering held every upload for ever.)
+    requestHandler: { connectionTimeout: options.connectTimeoutMs ?? 5_000, socketTimeout: options.requestTimeoutMs ?? 60_000 },
   });
   const Bucket = options.bucket;
   const objectKey = (key: string) => {

@@ -91,7 +91,7 @@ test('media settings: the disk store under the data dir by default, S3 with its 
     HERALD_S3_SECRET_ACCESS_KEY: 'secret',
     HERALD_S3_FORCE_PATH_STYLE: 'true',
   }).media.store;
-  assert.deepEqual(s3, { kind: 's3', bucket: 'media', region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', accessKeyId: 'id', secretAccessKey: 'secret', forcePathStyle: true, urlTtlSeconds: 21_600 });
+  assert.deepEqual(s3, { kind: 's3', bucket: 'media', region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', accessKeyId: 'id', secretAccessKey: 'secret', forcePathStyle: true, urlTtlSeconds: 21_600, timeoutMs: 20_000 });
   const cases: [Record<string, string>, RegExp][] = [
     [{ HERALD_MEDIA_STORE: 'ftp' }, /^HERALD_MEDIA_STORE:/],
     [{ HERALD_MEDIA_STORE: 's3' }, /^HERALD_S3_BUCKET: is required/],
