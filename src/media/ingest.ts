@@ -23,6 +23,10 @@ export type IngestResult =
  */
 export function peek(source: Readable, n: number): Promise<{ head: Buffer; rest: Readable }> {
   return new Promise((resolve, reject) => {
+    // A source that ended or failed before this look (a multipart part cut off while the quota was read)
+    // will emit nothing more: waiting for its events would wait for ever.
+    if (source.readableEnded) return resolve({ head: Buffer.alloc(0), rest: Readable.from([]) });
+    if (source.destroyed || source.errored) return reject(source.errored ?? new Error('the stream closed before it ended'));
     const chunks: Buffer[] = [];
     let length = 0;
     let settled = false;
