@@ -555,6 +555,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       if (mediaStore.kind === 'disk') {
         void (mediaStore as DiskStore).removeStaleTemporaries(60 * 60_000).catch((err: unknown) => log.warn({ err }, 'sweeping stale media uploads failed'));
       }
+      // Without ffprobe every video upload answers 503 MEDIA_PROBE_UNAVAILABLE: say so now, not at the first one.
+      if (serveApi) {
+        void prober.checkFfprobe().then((found) => {
+          if (!found.ok) log.warn({ setting: 'HERALD_FFPROBE_PATH', reason: found.message }, 'ffprobe cannot be run: video uploads and imports will answer 503 MEDIA_PROBE_UNAVAILABLE until it can');
+        });
+      }
       if (runWorkers) {
         await queue.start();
         const sweep = () => Promise.all([engine.sweep(), comments.sweep()]);

@@ -40,6 +40,8 @@ export function runFfprobe(ffprobePath: string, args: string[], timeoutMs: numbe
         return resolve({ ok: false, reason: 'prober_missing', message: `ffprobe could not be run (${ffprobePath}: ${e.code}); install Debian's ffmpeg package or set its path` });
       }
       if (e.killed || e.signal === 'SIGKILL') return resolve({ ok: false, reason: 'timeout', message: `ffprobe took longer than ${timeoutMs} ms` });
+      // Killed by a signal of its own (a crash on this file): no exit code, and stderr may hold nothing.
+      if (e.signal) return resolve({ ok: false, reason: 'unreadable', message: `ffprobe crashed (${e.signal}) while reading the video` });
       const detail = String(stderr).trim().split('\n').pop()?.replace(/^.*?: /, '') || `exit code ${e.code}`;
       resolve({ ok: false, reason: 'unreadable', message: `the video cannot be read: ${detail}` });
     });
