@@ -2,24 +2,46 @@
 // the outcome promised:
 //   a body of 1 GiB + 1 byte (streamed, never allocated)        → 413 PAYLOAD_TOO_LARGE, nothing kept, memory flat
 //   a client that stops halfway                                  → no row, no file
+//   a multipart form that ends without its closing boundary      → 400 VALIDATION_ERROR "cut off", answered at once, nothing kept
 //   storage failing mid-upload: disk full (tmpfs), S3 answers 500 → 503 STORAGE_UNAVAILABLE with Retry-After, no row, no file
+//   disk full mid-way through a multipart upload, or an import    → the same 503, no row, no file
+//   disk full when a publishing target needs a rendition         → the target fails platform_unavailable, nothing posted; with room again, retry posts it once
+//   S3 timing out (accepts connections, never answers): uploads   → 503 STORAGE_UNAVAILABLE after HERALD_S3_TIMEOUT_MS × 3, no row, nothing in the bucket
+//   S3 timing out: the public URL                                 → 503 STORAGE_UNAVAILABLE with Retry-After; 200 with the bytes once it answers
+//   S3 timing out: a target that needs a rendition                → platform_unavailable, nothing posted; once it answers, retry posts it once
+//   a PNG declaring 60000×60000 pixels (a decompression bomb)      → 400 MEDIA_UNREADABLE "too large to process", nothing decoded, nothing kept
+//   a PNG of 256 megapixels of zeros in 250 KB                    → 201: probed as it streams, memory flat
+//   a PNG whose image data is noise                               → 400 MEDIA_UNREADABLE, nothing kept
+//   an MP4 whose boxes overrun the file, or whose moov is garbage → 400 MEDIA_UNREADABLE with ffprobe's or the box walk's reason
+//   ffprobe missing                                               → 503 MEDIA_PROBE_UNAVAILABLE with Retry-After, nothing kept; start-up warned (images still upload)
+//   ffprobe crashing on the file (SIGSEGV)                        → 400 MEDIA_UNREADABLE "ffprobe crashed (SIGSEGV)", nothing kept
 //   an import that redirects to a private address                → 400 param url, nothing fetched from there
 //   an import that never ends                                     → cut at the size limit: 413; one that stalls: cut at the time limit
 //   an import that is an HTML page                                → 415 UNSUPPORTED_MEDIA_TYPE
 //   past the key's quota                                          → 422 MEDIA_QUOTA_EXCEEDED, before the body is read when already full
 //   retention                                                     → media unused for N days goes with its renditions; media a draft holds stays
+// Proved elsewhere: truncated JPEGs, videos cut short (index first or last), PDFs and animated GIFs
+// (test/unit/media/probe.test.ts, test/integration/media-library.test.ts); renditions of sources that cannot
+// be decoded are failures, not throws (test/unit/media/renditions.test.ts); every S3 operation against a
+// store that refuses connections (test/integration/media-store-s3.test.ts).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
+import { connectAccount } from '../helpers/connect.ts';
+import { posted, startWorld, waitFinal, type World } from '../helpers/e2e.ts';
 import { createMediaFixtures, type MediaFixtures } from '../helpers/media-fixtures.ts';
-import { uploadOk, uploadRaw } from '../helpers/media.ts';
+import { sha256, uploadOk, uploadRaw } from '../helpers/media.ts';
 import { overrideLookup } from '../helpers/resolver.ts';
+import { startS3Server, type TestS3Server } from '../helpers/s3-server.ts';
+import { startStallProxy, type StallProxy } from '../helpers/stall-proxy.ts';
 import { startHerald, type TestHerald } from '../helpers/herald.ts';
+import { HANG_CAP_MS, until } from '../helpers/wait.ts';
 
 const GIB = 1024 * 1024 * 1024;
 let fx: MediaFixtures;
@@ -102,6 +124,32 @@ describe('uploads', () => {
     assert.deepEqual(await filesUnder(join(h.runtime.config.dataDir, 'media')), []);
     // And the server still answers.
     await uploadOk(h, jpeg, 'image/jpeg');
+  });
+});
+
+describe('a multipart form cut short', () => {
+  test('a form that ends without its closing boundary: 400 VALIDATION_ERROR "cut off", answered (not left hanging), nothing kept', async () => {
+    const h = await startHerald();
+    try {
+      const boundary = 'cut-short';
+      const body = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`), jpeg.subarray(0, 300), Buffer.from('\r\n')]);
+      // Found by the fuzzer: the part failed while the upload read the key's quota, and the upload then
+      // waited for events the part had already sent. The cap turns such a hang into a failure here.
+      const res = await fetch(`${h.url}/v1/media`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.key}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body,
+        signal: AbortSignal.timeout(HANG_CAP_MS),
+      });
+      assert.equal(res.status, 400);
+      const answer = (await res.json()) as { code: string; error: string };
+      assert.equal(answer.code, 'VALIDATION_ERROR');
+      assert.match(answer.error, /cut off/);
+      assert.equal(await mediaRows(h), 0);
+      assert.deepEqual(await filesUnder(join(h.runtime.config.dataDir, 'media')), []);
+    } finally {
+      await h.close();
+    }
   });
 });
 
@@ -293,3 +341,314 @@ describe('quota and retention', () => {
 });
 
 
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body) >>> 0);
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A valid greyscale PNG header for width×height, with `rows` rows of zero pixels (all of them by default). */
+function craftedPng(width: number, height: number, rows = height): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth; colour type 0 (grey), no interlace
+  const pixels = deflateSync(Buffer.alloc((width + 1) * rows), { level: 9 });
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+/** An ISO BMFF box: size, type, payload. */
+function box(type: string, payload: Buffer): Buffer {
+  const size = Buffer.alloc(4);
+  size.writeUInt32BE(8 + payload.length);
+  return Buffer.concat([size, Buffer.from(type, 'ascii'), payload]);
+}
+
+let video: string | undefined;
+/** A real one-second MP4 (ffmpeg), made once. */
+async function videoFixture(): Promise<string> {
+  video ??= await fx.video('probe.mp4', { width: 320, height: 240, seconds: 1 });
+  return video;
+}
+
+/** A tmpfs of `size` mounted on `dir` for the length of `run` (root only: `skip` otherwise). */
+async function onSmallDisk(dir: string, size: string, skip: (reason: string) => void, run: () => Promise<void>): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
+  } catch {
+    return skip('mounting a small tmpfs needs root (CI runs as root)');
+  }
+  try {
+    await run();
+  } finally {
+    execFileSync('umount', ['-l', dir]);
+  }
+}
+
+/** Writes zeros into `file` until the disk is full. */
+async function fillDisk(file: string): Promise<void> {
+  const out = await open(file, 'w');
+  const chunk = Buffer.alloc(64 * 1024);
+  try {
+    for (;;) await out.write(chunk);
+  } catch (err) {
+    assert.equal((err as NodeJS.ErrnoException).code, 'ENOSPC');
+  } finally {
+    await out.close().catch(() => {});
+  }
+}
+
+function multipart(file: Buffer, type: string): { body: Buffer; contentType: string } {
+  const boundary = 'herald-fault-boundary';
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="altText"\r\n\r\nfilled the disk\r\n`),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: ${type}\r\n\r\n`),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+describe('storage full mid-upload, the other ways in (a real small filesystem)', () => {
+  test('a multipart upload and an import that fill a 512 KiB tmpfs: 503 STORAGE_UNAVAILABLE with Retry-After, no row, no file', async (t) => {
+    const big = Buffer.concat([jpeg, Buffer.alloc(2 * 1024 * 1024)]);
+    const files = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(big));
+    files.listen(0, '127.0.0.1');
+    await once(files, 'listening');
+    const h = await startHerald();
+    const dir = join(h.runtime.config.dataDir, 'media');
+    try {
+      await onSmallDisk(dir, '512k', (why) => t.skip(why), async () => {
+        const form = multipart(big, 'image/jpeg');
+        const uploaded = await uploadRaw(h, form.body, form.contentType);
+        const imported = await h.request('POST', '/v1/media/import', { body: { url: `http://127.0.0.1:${(files.address() as AddressInfo).port}/big.jpg` } });
+        for (const [what, res] of [['multipart', uploaded], ['import', imported]] as const) {
+          assert.equal(res.status, 503, `${what}: ${res.text}`);
+          assert.equal(res.body.code, 'STORAGE_UNAVAILABLE', what);
+          assert.match(res.body.error, /ENOSPC/, what);
+          assert.equal(res.headers.get('retry-after'), '30', what);
+        }
+        assert.equal(await mediaRows(h), 0);
+        assert.deepEqual(await filesUnder(dir), []);
+      });
+    } finally {
+      await h.close();
+      files.close();
+    }
+  });
+
+  test('the disk full when a target needs a rendition: the target fails platform_unavailable, nothing posted; with room again, retry posts it once', async (t) => {
+    const w = await startWorld();
+    const dir = join(w.h.runtime.config.dataDir, 'media');
+    try {
+      await onSmallDisk(dir, '3m', (why) => t.skip(why), async () => {
+        const ig = (await connectAccount(w.h, 'instagram', { sandbox_pages: '1' })).accountId;
+        // A PNG: Instagram takes JPEG only, so the target publishes a JPEG rendition made for it.
+        const png = await readFile(await fx.image('noisy.png', { width: 500, height: 500, format: 'png', noise: true }));
+        const m = await uploadOk(w.h, png, 'image/png');
+        await fillDisk(join(dir, 'filler'));
+        const content = `rendition on a full disk ${Date.now()}`;
+        const post = await w.h.request('POST', '/v1/posts', { body: { content, publishNow: true, mediaItems: [{ mediaId: m.id }], platforms: [{ platform: 'instagram', accountId: ig }] } });
+        assert.equal(post.status, 201, post.text);
+        const failedPost = await waitFinal(w.h, post.body.id);
+        assert.equal(failedPost.status, 'failed', JSON.stringify(failedPost));
+        assert.equal(failedPost.platforms[0].errorCode, 'platform_unavailable');
+        assert.match(failedPost.platforms[0].error, /media store failed while keeping a rendition .*ENOSPC/);
+        assert.equal(posted(w.emu('meta'), { text: content }).length, 0, 'nothing reached Instagram');
+        await rm(join(dir, 'filler'));
+        const retried = await w.h.request('POST', `/v1/posts/${post.body.id}/retry`);
+        assert.equal(retried.status, 200, retried.text);
+        const final = await waitFinal(w.h, post.body.id);
+        assert.equal(final.status, 'published', JSON.stringify(final));
+        assert.equal(posted(w.emu('meta'), { text: content }).length, 1, 'posted once');
+      });
+    } finally {
+      await w.close();
+    }
+  });
+});
+
+describe('S3 timing out (the store accepts connections and never answers)', () => {
+  let s3: TestS3Server;
+  let proxy: StallProxy;
+  let w: World;
+  let ig: string;
+  let stored: any; // uploaded while S3 answered
+  before(async () => {
+    s3 = await startS3Server();
+    proxy = await startStallProxy(s3.endpoint);
+    w = await startWorld({
+      mediaOrigins: [new URL(proxy.url).origin],
+      env: {
+        HERALD_MEDIA_STORE: 's3',
+        HERALD_S3_BUCKET: s3.bucket,
+        HERALD_S3_REGION: s3.region,
+        HERALD_S3_ENDPOINT: proxy.url,
+        HERALD_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+        HERALD_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+        HERALD_S3_FORCE_PATH_STYLE: 'true',
+        // A silent store is given up on after 1 s per try (three tries), so the test need not wait a minute.
+        HERALD_S3_TIMEOUT_MS: '1000',
+      },
+    });
+    ig = (await connectAccount(w.h, 'instagram', { sandbox_pages: '1' })).accountId;
+    stored = await uploadOk(w.h, jpeg, 'image/jpeg');
+  });
+  after(async () => {
+    await w.close();
+    await proxy.close();
+    await s3.close();
+  });
+
+  test('uploads, small and multipart: 503 STORAGE_UNAVAILABLE with Retry-After once the tries time out; no row; nothing in the bucket', async () => {
+    const keys = await s3.objectKeys();
+    const rows = await mediaRows(w.h);
+    proxy.stall();
+    try {
+      for (const body of [jpeg, Buffer.concat([jpeg, Buffer.alloc(12 * 1024 * 1024)])]) {
+        const res = await uploadRaw(w.h, body, 'image/jpeg');
+        assert.equal(res.status, 503, res.text);
+        assert.equal(res.body.code, 'STORAGE_UNAVAILABLE');
+        assert.match(res.body.error, /media store \(S3\) failed .*nothing was kept/);
+        assert.equal(res.headers.get('retry-after'), '30');
+      }
+      assert.ok(proxy.stalledConnections() > 0, 'the requests reached the stalled store');
+    } finally {
+      proxy.resume();
+    }
+    assert.equal(await mediaRows(w.h), rows);
+    assert.deepEqual(await s3.objectKeys(), keys);
+    await uploadOk(w.h, jpeg, 'image/jpeg');
+  });
+
+  test("the public URL while S3 is silent: 503 STORAGE_UNAVAILABLE with Retry-After; then 200 with the very bytes", async () => {
+    proxy.stall();
+    try {
+      const res = await fetch(stored.url);
+      assert.equal(res.status, 503);
+      assert.equal(res.headers.get('retry-after'), '30');
+      assert.equal(((await res.json()) as { code: string }).code, 'STORAGE_UNAVAILABLE');
+    } finally {
+      proxy.resume();
+    }
+    const ok = await fetch(stored.url);
+    assert.equal(ok.status, 200);
+    assert.equal(sha256(Buffer.from(await ok.arrayBuffer())), sha256(jpeg));
+  });
+
+  test('a target that needs a rendition while S3 is silent: platform_unavailable, nothing posted; once it answers, retry posts it once', async () => {
+    const png = await readFile(await fx.image('s3-rendition.png', { width: 400, height: 400, format: 'png' }));
+    const m = await uploadOk(w.h, png, 'image/png');
+    const content = `rendition with S3 silent ${Date.now()}`;
+    proxy.stall();
+    let postId: string;
+    try {
+      const post = await w.h.request('POST', '/v1/posts', { body: { content, publishNow: true, mediaItems: [{ mediaId: m.id }], platforms: [{ platform: 'instagram', accountId: ig }] } });
+      assert.equal(post.status, 201, post.text);
+      postId = post.body.id;
+      const failed = await waitFinal(w.h, postId);
+      assert.equal(failed.status, 'failed', JSON.stringify(failed));
+      assert.equal(failed.platforms[0].errorCode, 'platform_unavailable');
+      assert.match(failed.platforms[0].error, /media store failed/);
+    } finally {
+      proxy.resume();
+    }
+    assert.equal(posted(w.emu('meta'), { text: content }).length, 0);
+    const retried = await w.h.request('POST', `/v1/posts/${postId}/retry`);
+    assert.equal(retried.status, 200, retried.text);
+    assert.equal((await waitFinal(w.h, postId)).status, 'published');
+    assert.equal(posted(w.emu('meta'), { text: content }).length, 1, 'posted once');
+  });
+});
+
+describe('crafted files (sharp and ffprobe on hostile input)', () => {
+  let h: TestHerald;
+  before(async () => {
+    h = await startHerald();
+  });
+  after(() => h.close());
+
+  test('a PNG declaring 60000×60000 pixels in a few bytes: 400 MEDIA_UNREADABLE "too large to process", nothing kept', async () => {
+    const res = await uploadRaw(h, craftedPng(60_000, 60_000, 1), 'image/png');
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.code, 'MEDIA_UNREADABLE');
+    assert.match(res.body.error, /too large to process: 60000×60000 is 3600 megapixels/);
+    assert.equal(await mediaRows(h), 0);
+  });
+
+  test('a PNG of 16000×16000 zeros (250 KB, 256 megapixels, under the limit): probed as it streams, 201 with its size', async () => {
+    const rss = process.memoryUsage().rss;
+    const res = await uploadRaw(h, craftedPng(16_000, 16_000), 'image/png');
+    assert.equal(res.status, 201, res.text);
+    assert.deepEqual([res.body.width, res.body.height], [16_000, 16_000]);
+    // Herald runs in this process: a decoder holding the whole image would have grown it by 256 MB or more.
+    assert.ok(process.memoryUsage().rss - rss < 200 * 1024 * 1024, `RSS grew by ${Math.round((process.memoryUsage().rss - rss) / 1048576)} MB`);
+  });
+
+  test('a PNG whose image data is noise: 400 MEDIA_UNREADABLE "damaged or truncated", nothing kept', async () => {
+    const good = craftedPng(64, 64);
+    const bad = Buffer.from(good);
+    // Overwrite the compressed pixels (after the 8-byte signature and the 25-byte IHDR chunk, IDAT's data).
+    for (let i = 33 + 8 + 2; i < bad.length - 16; i++) bad[i] = (i * 37) & 0xff;
+    const rows = await mediaRows(h);
+    const res = await uploadRaw(h, bad, 'image/png');
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.code, 'MEDIA_UNREADABLE');
+    assert.equal(await mediaRows(h), rows);
+  });
+
+  test('an MP4 whose boxes claim more bytes than the file holds, and one whose moov is garbage: 400 MEDIA_UNREADABLE with the reason', async () => {
+    const ftyp = box('ftyp', Buffer.concat([Buffer.from('isom'), Buffer.alloc(4), Buffer.from('isomiso2avc1mp41')]));
+    const overlong = Buffer.concat([ftyp, Buffer.from([0x7f, 0xff, 0xff, 0xff]), Buffer.from('moov'), Buffer.alloc(64)]);
+    const garbage = Buffer.concat([ftyp, box('moov', Buffer.alloc(400, 0xab)), box('mdat', Buffer.alloc(1000, 7))]);
+    const rows = await mediaRows(h);
+    const files = await filesUnder(join(h.runtime.config.dataDir, 'media'));
+    for (const [what, bytes] of [['overlong box', overlong], ['garbage moov', garbage]] as const) {
+      const res = await uploadRaw(h, bytes, 'video/mp4');
+      assert.equal(res.status, 400, `${what}: ${res.text}`);
+      assert.equal(res.body.code, 'MEDIA_UNREADABLE', what);
+      assert.match(res.body.error, /^the file is video\/mp4 but cannot be read: /, what);
+    }
+    assert.equal(await mediaRows(h), rows);
+    assert.deepEqual(await filesUnder(join(h.runtime.config.dataDir, 'media')), files);
+  });
+
+  test('ffprobe missing: 503 MEDIA_PROBE_UNAVAILABLE with Retry-After naming it, nothing kept; start-up already warned about HERALD_FFPROBE_PATH', async () => {
+    const lines: string[] = [];
+    const missing = await startHerald({ env: { HERALD_FFPROBE_PATH: '/nonexistent/ffprobe' }, logTo: { level: 'warn', write: (line) => void lines.push(line) } });
+    try {
+      await until('the start-up warning', () => lines.some((l) => l.includes('HERALD_FFPROBE_PATH')));
+      const res = await uploadRaw(missing, await readFile(await videoFixture()), 'video/mp4');
+      assert.equal(res.status, 503, res.text);
+      assert.equal(res.body.code, 'MEDIA_PROBE_UNAVAILABLE');
+      assert.match(res.body.error, /ffprobe could not be run \(\/nonexistent\/ffprobe: ENOENT\)/);
+      assert.equal(res.headers.get('retry-after'), '30');
+      assert.equal(await mediaRows(missing), 0);
+      assert.deepEqual(await filesUnder(join(missing.runtime.config.dataDir, 'media')), []);
+      // Images need no ffprobe.
+      await uploadOk(missing, jpeg, 'image/jpeg');
+    } finally {
+      await missing.close();
+    }
+  });
+
+  test('ffprobe crashing on the file (killed by SIGSEGV): 400 MEDIA_UNREADABLE saying it crashed, nothing kept', async () => {
+    const script = join(fx.dir, 'crashing-ffprobe');
+    await writeFile(script, '#!/bin/sh\nkill -SEGV $$\n', { mode: 0o755 });
+    const crashing = await startHerald({ env: { HERALD_FFPROBE_PATH: script } });
+    try {
+      const res = await uploadRaw(crashing, await readFile(await videoFixture()), 'video/mp4');
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.code, 'MEDIA_UNREADABLE');
+      assert.match(res.body.error, /ffprobe crashed \(SIGSEGV\) while reading the video/);
+      assert.equal(await mediaRows(crashing), 0);
+    } finally {
+      await crashing.close();
+    }
+  });
+});
