@@ -29,7 +29,7 @@ export interface Db {
   dialect: DialectName;
   /** Where the data lives, for logs (no password). */
   describe: string;
-  /** PostgreSQL connection string (for pg-boss), null on SQLite. */
+  /** PostgreSQL connection string (for the job notification listener), null on SQLite. */
   connectionString: string | null;
   /** The PostgreSQL pool (for stores that bring their own SQL, like the rate limiter), null on SQLite. */
   pgPool: pg.Pool | null;

@@ -1,7 +1,7 @@
 // A post's status follows from its targets (API.md section 5). Kept pure so every write path agrees, and
 // one function writes it (settlePostStatus), so every path also announces post.completed the same way.
 import type { DbTx } from '../db/schema.ts';
-import type { PostRow, PostStatus, TargetStatus } from '../db/schema.ts';
+import type { PostRow, PostStatus, TargetRow, TargetStatus } from '../db/schema.ts';
 import { postCompleted, type CatalogEvent } from '../events/catalog.ts';
 import { presentTarget } from './present.ts';
 
@@ -29,10 +29,11 @@ export const FINAL_POST_STATUSES: ReadonlySet<PostStatus> = new Set(['published'
 
 /**
  * Recomputes a post's status from its targets inside the caller's transaction, and returns the events
- * the change announces (post.completed when it becomes final).
+ * the change announces (post.completed when it becomes final). `known`: the post's targets as this
+ * transaction left them, when the caller has them (read under the post's lock); else they are read.
  */
-export async function settlePostStatus(trx: DbTx, post: PostRow, now: number): Promise<CatalogEvent[]> {
-  const targets = await trx.selectFrom('post_targets').selectAll().where('post_id', '=', post.id).orderBy('position').execute();
+export async function settlePostStatus(trx: DbTx, post: PostRow, now: number, known?: readonly TargetRow[]): Promise<CatalogEvent[]> {
+  const targets = known ?? (await trx.selectFrom('post_targets').selectAll().where('post_id', '=', post.id).orderBy('position').execute());
   const status = derivePostStatus(post, targets, now);
   if (status === post.status) return [];
   const becameFinal = FINAL_POST_STATUSES.has(status) && !FINAL_POST_STATUSES.has(post.status);

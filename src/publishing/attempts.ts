@@ -32,6 +32,11 @@ export type Claim =
       post: PostRow;
       /** When the attempt being reconciled started (bounds the platform-side search). */
       reconcileFrom: number | null;
+      /**
+       * Taken over from an attempt whose process vanished: when that attempt's lease ran out. A call it
+       * had in flight may still be answered by the platform for a while after.
+       */
+      vanishedLeaseEnd: number | null;
       /** Seconds late against scheduledFor, on a scheduled target's first attempt. */
       lateness: number | null;
     };
@@ -64,29 +69,48 @@ export function createAttemptsStore(deps: {
 }) {
   const { db, write, dialect, queue, outbox, leaseMs } = deps;
 
-  async function lockPost(trx: DbTx, postId: string) {
-    return forUpdate(dialect, trx.selectFrom('posts').selectAll().where('id', '=', postId)).executeTakeFirst();
+  /**
+   * The post of a target, its row locked (PostgreSQL), and all its targets: what a claim or a write-back
+   * decides from, in two statements. Every change of a target's status locks its post first, so the
+   * targets read here stay as they are until this transaction ends.
+   */
+  async function lockPostOf(trx: DbTx, targetId: string): Promise<{ post: PostRow; targets: TargetRow[] } | null> {
+    const post = await forUpdate(
+      dialect,
+      trx
+        .selectFrom('posts')
+        .selectAll()
+        .where('id', '=', (eb) => eb.selectFrom('post_targets').select('post_id').where('post_targets.id', '=', targetId)),
+    ).executeTakeFirst();
+    if (!post) return null;
+    const targets = await trx.selectFrom('post_targets').selectAll().where('post_id', '=', post.id).orderBy('position').execute();
+    return { post, targets };
   }
+
+  /** The targets as they are once `targetId` got `update`. */
+  const withUpdate = (targets: TargetRow[], targetId: string, update: TargetUpdate) =>
+    targets.map((t) => (t.id === targetId ? ({ ...t, ...update } as TargetRow) : t));
 
 
   return {
     async claim(targetId: string, now: number): Promise<Claim> {
       return write(async (trx): Promise<Claim> => {
-        const ref = await trx.selectFrom('post_targets').select('post_id').where('id', '=', targetId).executeTakeFirst();
-        if (!ref) return { kind: 'gone' };
-        const post = await lockPost(trx, ref.post_id);
-        const target = await trx.selectFrom('post_targets').selectAll().where('id', '=', targetId).executeTakeFirst();
-        if (!post || !target || post.is_draft === 1) return { kind: 'gone' };
+        const found = await lockPostOf(trx, targetId);
+        const target = found?.targets.find((t) => t.id === targetId);
+        if (!found || !target || found.post.is_draft === 1) return { kind: 'gone' };
+        const { post } = found;
         if (FINAL_TARGET.has(target.status)) return { kind: 'final' };
 
         let mode: 'publish' | 'reconcile' = target.needs_reconcile > 0 ? 'reconcile' : 'publish';
         let reconcileFrom: number | null = mode === 'reconcile' ? target.attempt_started_at : null;
+        let vanishedLeaseEnd: number | null = null;
         const update: TargetUpdate = { status: 'publishing', attempt_id: newAttemptId(), lease_expires_at: now + leaseMs, holds_limit_slot: 0, updated_at: now };
         if (target.status === 'publishing') {
           if ((target.lease_expires_at ?? 0) > now) return { kind: 'busy', until: target.lease_expires_at! };
           // The attempt that held it vanished mid-call: whatever it sent must be found before anything else.
           mode = 'reconcile';
           reconcileFrom = target.attempt_started_at;
+          vanishedLeaseEnd = target.lease_expires_at;
           update.needs_reconcile = Math.max(1, target.needs_reconcile);
         } else {
           if (target.next_attempt_at === null) return { kind: 'gone' };
@@ -97,9 +121,9 @@ export function createAttemptsStore(deps: {
         }
         await trx.updateTable('post_targets').set(update).where('id', '=', targetId).execute();
         const claimed = { ...target, ...update } as TargetRow;
-        await settlePostStatus(trx, post, now);
+        await settlePostStatus(trx, post, now, withUpdate(found.targets, targetId, update));
         const lateness = target.attempts === 0 && post.scheduled_for !== null ? Math.max(0, now - post.scheduled_for) / 1000 : null;
-        return { kind: 'claimed', attemptId: update.attempt_id!, mode, target: claimed, post, reconcileFrom, lateness };
+        return { kind: 'claimed', attemptId: update.attempt_id!, mode, target: claimed, post, reconcileFrom, vanishedLeaseEnd, lateness };
       });
     },
 
@@ -117,20 +141,34 @@ export function createAttemptsStore(deps: {
       if (Number(r.numUpdatedRows) !== 1) throw new StaleAttemptError();
     },
 
+    /**
+     * The heartbeat of every attempt of a process, in one statement: extends the leases of those that
+     * still own their targets and returns their attempt ids (a missing one lost its target).
+     */
+    async renew(held: { attemptId: string; targetId: string }[], now: number): Promise<Set<string>> {
+      if (held.length === 0) return new Set();
+      // Found by target id (the key); an attempt id is unique, so a row matching both lists is one of the pairs.
+      const rows = await write((trx) =>
+        trx
+          .updateTable('post_targets')
+          .set({ lease_expires_at: now + leaseMs, updated_at: now })
+          .where('id', 'in', held.map((h) => h.targetId))
+          .where('attempt_id', 'in', held.map((h) => h.attemptId))
+          .where('status', '=', 'publishing')
+          .returning('attempt_id')
+          .execute(),
+      );
+      return new Set(rows.map((r) => r.attempt_id!));
+    },
+
     /** Ends an attempt. Returns false (and writes nothing) when the attempt no longer owns the target. */
     async finish(targetId: string, attemptId: string, result: Finish, now: number): Promise<{ owned: boolean; postId?: string }> {
       return write(async (trx) => {
-        const ref = await trx.selectFrom('post_targets').select('post_id').where('id', '=', targetId).executeTakeFirst();
-        if (!ref) return { owned: false };
-        const post = await lockPost(trx, ref.post_id);
-        const target = await trx
-          .selectFrom('post_targets')
-          .selectAll()
-          .where('id', '=', targetId)
-          .where('attempt_id', '=', attemptId)
-          .where('status', '=', 'publishing')
-          .executeTakeFirst();
-        if (!post || !target) return { owned: false };
+        const found = await lockPostOf(trx, targetId);
+        // Fenced: only the attempt that owns the target writes its result.
+        const target = found?.targets.find((t) => t.id === targetId && t.attempt_id === attemptId && t.status === 'publishing');
+        if (!found || !target) return { owned: false };
+        const { post } = found;
 
         const released = { attempt_id: null, lease_expires_at: null, holds_limit_slot: 0, updated_at: now };
         const events: CatalogEvent[] = [];
@@ -175,7 +213,7 @@ export function createAttemptsStore(deps: {
         }
         await trx.updateTable('post_targets').set(update).where('id', '=', targetId).execute();
         if (result.kind === 'published' && result.firstComment) await scheduleFirstComment(trx, queue, targetId, now);
-        events.push(...(await settlePostStatus(trx, post, now)));
+        events.push(...(await settlePostStatus(trx, post, now, withUpdate(found.targets, targetId, update))));
         if (result.kind === 'retry' || result.kind === 'reconcile' || result.kind === 'defer') {
           await queue.enqueue(trx, [{ queue: 'publish-target', payload: { targetId }, runAt: result.at }]);
         }

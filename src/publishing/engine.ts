@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { CredentialsService, Credentials } from '../accounts/credentials.ts';
 import type { AccountRow, Database, PostRow, TargetRow } from '../db/schema.ts';
 import { settleWithin, type Clock } from '../lib/clock.ts';
+import { createHeartbeat } from '../lib/heartbeat.ts';
 import { fromJson } from '../lib/json.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { PostSettings } from '../posts/post-settings.ts';
@@ -29,6 +30,8 @@ export interface EngineDeps {
   metrics: Metrics;
   policy: RetryPolicy;
   leaseMs: number;
+  /** The time-out of one platform call (HERALD_PLATFORM_TIMEOUT_MS). */
+  callTimeoutMs: number;
   /** How often a waiting publishNow request re-reads target statuses written by other processes. */
   settlePollMs?: number;
 }
@@ -59,6 +62,13 @@ export function createPublishingEngine(deps: EngineDeps) {
   const settlePollMs = deps.settlePollMs ?? 250;
   const waiters = new Map<string, Set<() => void>>();
   const running = new Set<Promise<void>>();
+  // Every attempt of this process renews its lease in one statement, three times a lease.
+  const heartbeat = createHeartbeat({
+    everyMs: Math.floor(leaseMs / 3),
+    renew: async (held) => attempts.renew(held.map((h) => ({ attemptId: h.id, targetId: h.ref })), clock.now()),
+    onError: (err) => log.warn({ err }, 'could not renew publish leases; trying again'),
+    lost: () => new StaleAttemptError(),
+  });
 
   function notify(postId: string) {
     for (const wake of waiters.get(postId) ?? []) wake();
@@ -88,7 +98,7 @@ export function createPublishingEngine(deps: EngineDeps) {
     return { kind: 'failed', code: f.category, message: f.message };
   }
 
-  async function runAttempt(c: Claimed, progress: Progress): Promise<Finish> {
+  async function runAttempt(c: Claimed, progress: Progress, signal: AbortSignal): Promise<Finish> {
     const { target, post } = c;
     const platform = target.platform as Platform;
     const adapter = adapters[platform];
@@ -101,14 +111,6 @@ export function createPublishingEngine(deps: EngineDeps) {
       if (cred.unreadable) return { kind: 'failed', code: 'internal', message: cred.failure.message };
       return cred.disconnected ? { kind: 'failed', code: 'auth_expired', message: cred.failure.message } : onFailure(cred.failure, target, 0);
     }
-
-    const abort = new AbortController();
-    const heartbeat = setInterval(() => {
-      attempts.checkpoint(target.id, c.attemptId, null, clock.now()).catch((err: unknown) => {
-        if (err instanceof StaleAttemptError) abort.abort(err);
-      });
-    }, Math.max(50, Math.floor(leaseMs / 3)));
-    heartbeat.unref();
 
     const { content, media, settings } = publishContent(post, target);
     // Posted once the target is published, by the comment runner (comments.ts), never by publish.
@@ -124,7 +126,7 @@ export function createPublishingEngine(deps: EngineDeps) {
         request.checkpoint = checkpoint;
       },
       attemptStartedAt: c.reconcileFrom ?? target.attempt_started_at ?? clock.now(),
-      signal: abort.signal,
+      signal,
     };
 
     /** Calls the platform; after an auth failure refreshes the token once and calls again. */
@@ -146,34 +148,37 @@ export function createPublishingEngine(deps: EngineDeps) {
       return second;
     }
 
-    try {
-      if (c.mode === 'reconcile') {
-        // Until the platform answers, the target keeps needing reconciliation: a transient failure here
-        // must never turn into a plain retry that would send again.
-        const askings = Math.max(1, target.needs_reconcile);
-        progress.platformCalled = true;
-        const r = await withRefresh(() => adapter.reconcile(request));
-        if (!r.ok) {
-          const f = r as PlatformFailure;
-          return onFailure(isPermanent(f.category) ? f : failure('outcome_unknown', f.message), target, askings);
-        }
-        if (r.found === true) return { kind: 'published', platformPostId: r.platformPostId, platformPostUrl: r.platformPostUrl, firstComment };
-        if (r.found === 'unknown') return onFailure(failure('outcome_unknown', r.message), target, askings);
-        // The platform positively shows no post from the earlier attempt: publishing is safe.
-        progress.reconcileAnswered = true;
-      }
-      const slot = { targetId: target.id, attemptId: c.attemptId, platform, accountId: target.account_id };
-      const freesAt = await limits.takeSlot(slot, adapter.info.publishLimits, clock.now());
-      if (freesAt !== null) {
-        return { kind: 'defer', at: freesAt, message: `waiting for ${adapter.info.displayName}'s publishing limit for this account (until ${new Date(freesAt).toISOString()})` };
-      }
+    if (c.mode === 'reconcile') {
+      // Until the platform answers, the target keeps needing reconciliation: a transient failure here
+      // must never turn into a plain retry that would send again.
+      const askings = Math.max(1, target.needs_reconcile);
       progress.platformCalled = true;
-      const outcome = await withRefresh(() => adapter.publish(request));
-      if (outcome.ok) return { kind: 'published', platformPostId: outcome.platformPostId, platformPostUrl: outcome.platformPostUrl, firstComment };
-      return onFailure(outcome, target, 0);
-    } finally {
-      clearInterval(heartbeat);
+      const r = await withRefresh(() => adapter.reconcile(request));
+      if (!r.ok) {
+        const f = r as PlatformFailure;
+        return onFailure(isPermanent(f.category) ? f : failure('outcome_unknown', f.message), target, askings);
+      }
+      if (r.found === true) return { kind: 'published', platformPostId: r.platformPostId, platformPostUrl: r.platformPostUrl, firstComment };
+      if (r.found === 'unknown') return onFailure(failure('outcome_unknown', r.message), target, askings);
+      // A process that vanished may have had a call in flight that the platform has not finished yet:
+      // "not there" is trusted once that call can no longer be answered (its time-out after the last
+      // moment the process renewed its lease), and asked again then, without using up an asking.
+      const inFlightUntil = c.vanishedLeaseEnd === null ? null : c.vanishedLeaseEnd - leaseMs + Math.ceil(leaseMs / 3) + deps.callTimeoutMs;
+      if (inFlightUntil !== null && clock.now() < inFlightUntil) {
+        return { kind: 'reconcile', at: inFlightUntil, reconciles: askings, message: 'outcome unknown: the attempt that stopped may still be answered by the platform; checking again once it cannot' };
+      }
+      // The platform positively shows no post from the earlier attempt: publishing is safe.
+      progress.reconcileAnswered = true;
     }
+    const slot = { targetId: target.id, attemptId: c.attemptId, platform, accountId: target.account_id };
+    const freesAt = await limits.takeSlot(slot, adapter.info.publishLimits, clock.now());
+    if (freesAt !== null) {
+      return { kind: 'defer', at: freesAt, message: `waiting for ${adapter.info.displayName}'s publishing limit for this account (until ${new Date(freesAt).toISOString()})` };
+    }
+    progress.platformCalled = true;
+    const outcome = await withRefresh(() => adapter.publish(request));
+    if (outcome.ok) return { kind: 'published', platformPostId: outcome.platformPostId, platformPostUrl: outcome.platformPostUrl, firstComment };
+    return onFailure(outcome, target, 0);
   }
 
   async function processTarget(targetId: string): Promise<void> {
@@ -188,10 +193,13 @@ export function createPublishingEngine(deps: EngineDeps) {
     if (claim.lateness !== null) metrics.schedulingLateness.observe(claim.lateness);
     let result: Finish;
     const progress: Progress = { platformCalled: false, reconcileAnswered: false };
+    // Renewed from the claim until the result is written; a lost lease aborts the attempt.
+    const signal = heartbeat.add(claim.attemptId, targetId);
     try {
-      result = await runAttempt(claim, progress);
+      result = await runAttempt(claim, progress, signal);
     } catch (err) {
-      if (err instanceof StaleAttemptError) {
+      if (err instanceof StaleAttemptError || signal.aborted) {
+        heartbeat.remove(claim.attemptId);
         log.warn(ctx, 'attempt superseded by a newer one; its result is dropped');
         return;
       }
@@ -212,7 +220,7 @@ export function createPublishingEngine(deps: EngineDeps) {
     }
     const outcome = result.kind === 'published' ? 'published' : result.kind === 'failed' ? result.code : result.kind;
     metrics.publishOutcomes.inc({ platform: target.platform, outcome });
-    const written = await attempts.finish(targetId, claim.attemptId, result, clock.now());
+    const written = await attempts.finish(targetId, claim.attemptId, result, clock.now()).finally(() => heartbeat.remove(claim.attemptId));
     if (!written.owned) log.warn(ctx, 'attempt lost its target before writing back; result dropped');
     else log.info({ ...ctx, result: result.kind, ...(result.kind === 'failed' ? { errorCode: result.code } : {}) }, 'publish attempt finished');
     notify(target.post_id);
