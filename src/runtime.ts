@@ -247,7 +247,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     refreshLeaseMs: config.platformTimeoutMs * 2 + 5_000,
     onRefreshFailure: (platform) => metrics.tokenRefreshFailures.inc({ platform }),
   });
-  const attempts = createAttemptsStore({ db: db.kysely, write: db.write, dialect: db.dialect, queue, outbox, leaseMs });
+  const attempts = createAttemptsStore({ db: db.kysely, write: db.write, writeOne: db.writeOne, dialect: db.dialect, queue, outbox, leaseMs });
   const engine = createPublishingEngine({
     db: db.kysely,
     clock,
@@ -265,6 +265,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const comments = createCommentRunner({
     db: db.kysely,
     write: db.write,
+    writeOne: db.writeOne,
     clock,
     log,
     queue,
@@ -307,6 +308,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   });
   const idempotency = createIdempotencyStore({
     write: db.write,
+    writeOne: db.writeOne,
     clock,
     // Renewed while the request runs: after a crash its key is free again within a lease.
     leaseMs,

@@ -21,6 +21,8 @@ export interface Db {
   kysely: Kysely<Database>;
   /** Runs a write transaction (grouped with concurrent ones on SQLite; see writer.ts). */
   write: Writer['write'];
+  /** Runs a write of one statement (no BEGIN/COMMIT on PostgreSQL; see writer.ts). */
+  writeOne: Writer['writeOne'];
   /**
    * The writing connection itself, for migrations (they run their own transactions) and for tests that
    * set rows up directly. Service code writes through write().
@@ -84,9 +86,11 @@ export function openDatabase(options: {
     pool.on('error', (err) => options.onIdleError?.(err));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const u = new URL(options.databaseUrl);
+    const writer = createWriter(kysely, 'postgres');
     return {
       kysely,
-      write: createWriter(kysely, 'postgres').write,
+      write: writer.write,
+      writeOne: writer.writeOne,
       writable: kysely,
       dialect: 'postgres',
       describe: `postgresql://${u.host}${u.pathname}`,
@@ -121,9 +125,11 @@ export function openDatabase(options: {
   const gate = createReadGate(statements);
   const kysely = new Kysely<Database>({ dialect: new GatedReadDialect(statements, gate) });
   runDirectly(kysely, readRunner(statements, gate));
+  const writer = createWriter(writing, 'sqlite', { statements, gate });
   return {
     kysely,
-    write: createWriter(writing, 'sqlite', { statements, gate }).write,
+    write: writer.write,
+    writeOne: writer.writeOne,
     writable: writing,
     dialect: 'sqlite',
     describe: `sqlite:${file}`,

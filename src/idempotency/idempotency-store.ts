@@ -107,6 +107,8 @@ const completeQuery = prepare<[number, string, string, string, string]>(5, (db, 
 
 export interface IdempotencyStoreDeps {
   write: Writer['write'];
+  /** For the single-statement writes (the claim of a fresh key, renewals, storing the answer); default write. */
+  writeOne?: Writer['writeOne'];
   clock: Clock;
   /** How long a claim stays locked after its process stops renewing it. */
   leaseMs: number;
@@ -117,6 +119,7 @@ export interface IdempotencyStoreDeps {
 
 export function createIdempotencyStore(deps: IdempotencyStoreDeps): IdempotencyStore {
   const { write, clock, leaseMs } = deps;
+  const writeOne = deps.writeOne ?? write;
   const heldSince = new Map<string, number>();
   const heartbeat = createHeartbeat({
     everyMs: Math.floor(leaseMs / 3),
@@ -125,7 +128,7 @@ export function createIdempotencyStore(deps: IdempotencyStoreDeps): IdempotencyS
       const live = held.filter((h) => now - (heldSince.get(h.id) ?? now) <= deps.maxHoldMs);
       if (live.length === 0) return new Set();
       const refs = live.map((h) => h.ref.split('\n') as [string, string]);
-      const rows = await write((trx) =>
+      const rows = await writeOne((trx) =>
         trx
           .updateTable('idempotency_keys')
           .set({ locked_until: now + leaseMs })
@@ -205,7 +208,10 @@ export function createIdempotencyStore(deps: IdempotencyStoreDeps): IdempotencyS
 
   return {
     async claim(apiKeyId, key, requestHash) {
-      const c = await claimIn(apiKeyId, key, requestHash);
+      // Usually the key is new: one insert, a transaction of its own. Only a key already there needs
+      // the read-and-decide of claimIn.
+      const inserted = await writeOne((trx) => insertClaim(trx, apiKeyId, key, requestHash, clock.now()));
+      const c: Claim = inserted ? { kind: 'claimed', claimId: inserted } : await claimIn(apiKeyId, key, requestHash);
       if (c.kind === 'claimed' || c.kind === 'recovered') hold(apiKeyId, key, c.claimId);
       return c;
     },
@@ -226,7 +232,7 @@ export function createIdempotencyStore(deps: IdempotencyStoreDeps): IdempotencyS
 
     async complete(claim, status, body) {
       letGo(claim.claimId);
-      await write((trx) => completeQuery.execute(trx, status, body, claim.apiKeyId, claim.key, claim.claimId));
+      await writeOne((trx) => completeQuery.execute(trx, status, body, claim.apiKeyId, claim.key, claim.claimId));
     },
 
     async release(claim) {

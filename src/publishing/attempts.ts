@@ -62,12 +62,15 @@ const FINAL_TARGET = new Set(['published', 'failed']);
 export function createAttemptsStore(deps: {
   db: Kysely<Database>;
   write: Writer['write'];
+  /** For the single-statement writes (heartbeats, checkpoints); default write. */
+  writeOne?: Writer['writeOne'];
   dialect: DialectName;
   queue: JobQueue;
   outbox: Outbox;
   leaseMs: number;
 }) {
   const { db, write, dialect, queue, outbox, leaseMs } = deps;
+  const writeOne = deps.writeOne ?? write;
 
   /**
    * The post of a target, its row locked (PostgreSQL), and all its targets: what a claim or a write-back
@@ -129,7 +132,7 @@ export function createAttemptsStore(deps: {
 
     /** Saves a checkpoint and extends the lease; throws StaleAttemptError when the attempt lost the target. */
     async checkpoint(targetId: string, attemptId: string, checkpoint: Record<string, unknown> | null, now: number): Promise<void> {
-      const r = await write((trx) =>
+      const r = await writeOne((trx) =>
         trx
           .updateTable('post_targets')
           .set({ lease_expires_at: now + leaseMs, updated_at: now, ...(checkpoint ? { checkpoint: JSON.stringify(checkpoint) } : {}) })
@@ -148,7 +151,7 @@ export function createAttemptsStore(deps: {
     async renew(held: { attemptId: string; targetId: string }[], now: number): Promise<Set<string>> {
       if (held.length === 0) return new Set();
       // Found by target id (the key); an attempt id is unique, so a row matching both lists is one of the pairs.
-      const rows = await write((trx) =>
+      const rows = await writeOne((trx) =>
         trx
           .updateTable('post_targets')
           .set({ lease_expires_at: now + leaseMs, updated_at: now })

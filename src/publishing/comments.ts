@@ -34,6 +34,8 @@ type CommentFinish =
 export function createCommentRunner(deps: {
   db: Kysely<Database>;
   write: Writer['write'];
+  /** For the single-statement writes (heartbeats, checkpoints); default write. */
+  writeOne?: Writer['writeOne'];
   clock: Clock;
   log: Logger;
   queue: JobQueue;
@@ -43,12 +45,13 @@ export function createCommentRunner(deps: {
   leaseMs: number;
 }) {
   const { db, write, clock, log, queue, adapters, credentials, policy, leaseMs } = deps;
+  const writeOne = deps.writeOne ?? write;
   // A comment call may outlast the lease (up to the platform time-out): its lease is renewed meanwhile.
   const heartbeat = createHeartbeat({
     everyMs: Math.floor(leaseMs / 3),
     renew: async (held) => {
       const now = clock.now();
-      const rows = await write((trx) =>
+      const rows = await writeOne((trx) =>
         trx
           .updateTable('post_targets')
           .set({ comment_lease_expires_at: now + leaseMs })
@@ -103,7 +106,7 @@ export function createCommentRunner(deps: {
   }
 
   async function saveCheckpoint(targetId: string, attemptId: string, checkpoint: Record<string, unknown> | null, now: number) {
-    const r = await write((trx) =>
+    const r = await writeOne((trx) =>
       trx
         .updateTable('post_targets')
         .set({ comment_lease_expires_at: now + leaseMs, ...(checkpoint ? { comment_checkpoint: JSON.stringify(checkpoint) } : {}) })
