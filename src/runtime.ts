@@ -15,6 +15,7 @@ import { ensurePrivateDir, openDatabase, type Db } from './db/database.ts';
 import { exclusive } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
+import { createInFlight } from './http/in-flight.ts';
 import { accountsRoutes } from './http/routes/accounts.ts';
 import { connectRoutes } from './http/routes/connect.ts';
 import { webhooksRoutes } from './http/routes/webhooks.ts';
@@ -384,7 +385,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const keyLimiter = await createRateLimiter({ points: config.rateLimitPerMinute, durationSeconds: 60, keyPrefix: 'key', pgPool: db.pgPool });
   const badKeyLimiter = await createRateLimiter({ points: config.authFailuresPerMinute, durationSeconds: 60, keyPrefix: 'badkey', pgPool: db.pgPool });
 
+  const inFlight = createInFlight();
   const app = await buildApp({
+    inFlight,
     log,
     version: options.version ?? '0.1.0',
     publicUrl: config.publicUrl,
@@ -486,6 +489,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       // step runs even when an earlier one fails (a database already gone must not keep the process up).
       const steps: [string, () => Promise<unknown>][] = [
         ['http', () => app.close()],
+        // Handlers whose clients left are still running: the database stays until they answer.
+        ['requests', () => inFlight.drain(10_000)],
         ['publishing', () => engine.drain(10_000)],
         ['queue', () => queue.stop()],
         ['outbound', () => Promise.all([...[...new Set([outbound, webhookOutbound, trustedOutbound])].map((c) => c.close()), serverFetch.close()])],

@@ -8,6 +8,7 @@ import * as m0004 from './migrations/0004_post_settings.ts';
 import * as m0005 from './migrations/0005_server_apps.ts';
 import * as m0006 from './migrations/0006_refresh_lease.ts';
 import * as m0007 from './migrations/0007_posts_round_two.ts';
+import * as m0009 from './migrations/0009_lean_indexes.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -17,6 +18,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_server_apps': m0005,
   '0006_refresh_lease': m0006,
   '0007_posts_round_two': m0007,
+  // 0008 is the media library's (another branch).
+  '0009_lean_indexes': m0009,
 };
 
 export interface MigrationReport {
