@@ -59,7 +59,7 @@ function server(url: string, stop: () => Promise<void>): PostgresServer {
              from pg_stat_statements s join pg_database d on d.oid = s.dbid where d.datname = $1 order by s.calls desc`,
           [database],
         );
-        return { calls: rows.reduce((n, r) => n + Number(r.calls), 0), top: rows.slice(0, 8).map((r) => ({ calls: Number(r.calls), query: r.query })) };
+        return { calls: rows.reduce((n, r) => n + Number(r.calls), 0), top: rows.slice(0, 12).map((r) => ({ calls: Number(r.calls), query: r.query })) };
       } catch {
         return null;
       }

@@ -85,6 +85,7 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
   let heartbeat: NodeJS.Timeout | null = null;
   let finished: string[] = [];
   let deleting: Promise<void> | null = null;
+  let deleteTimer: NodeJS.Timeout | null = null;
 
   // --- Claiming -------------------------------------------------------------------------------------
 
@@ -239,18 +240,26 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
     }
   }
 
-  /** Finished jobs are deleted together, one statement for all that finished in the same turn. */
+  /**
+   * Finished jobs are deleted together, one statement for all that finished within MIN_CLAIM_GAP_MS. A
+   * crash in between leaves them to be run again when their lease ends, which every handler allows.
+   */
   function deleteFinishedSoon() {
-    if (deleting) return;
-    deleting = new Promise<void>((resolve) => setImmediate(resolve)).then(deleteFinished).finally(() => {
-      deleting = null;
-      if (finished.length > 0) deleteFinishedSoon();
-    });
+    if (deleteTimer || deleting) return;
+    deleteTimer = setTimeout(() => {
+      deleteTimer = null;
+      deleting = deleteFinished().finally(() => {
+        deleting = null;
+        if (finished.length > 0) deleteFinishedSoon();
+      });
+    }, MIN_CLAIM_GAP_MS);
+    deleteTimer.unref();
   }
 
   async function deleteFinished(): Promise<void> {
     const ids = finished;
     finished = [];
+    if (ids.length === 0) return;
     try {
       for (let i = 0; i < ids.length; i += 500) {
         const chunk = ids.slice(i, i + 500);
@@ -334,8 +343,11 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
       await settleWithin(allRunning(), 10_000);
       if (heartbeat) clearInterval(heartbeat);
       heartbeat = null;
+      // What finished is deleted now rather than after the timer (which does not keep the process alive).
+      if (deleteTimer) clearTimeout(deleteTimer);
+      deleteTimer = null;
       await deleting;
-      if (finished.length > 0) await deleteFinished();
+      await deleteFinished();
     },
     async depth() {
       // The backlog: jobs due now that no worker has taken yet (scheduled jobs are not waiting).

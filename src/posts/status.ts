@@ -4,6 +4,12 @@ import type { DbTx } from '../db/schema.ts';
 import type { PostRow, PostStatus, TargetRow, TargetStatus } from '../db/schema.ts';
 import { postCompleted, type CatalogEvent } from '../events/catalog.ts';
 import { presentTarget } from './present.ts';
+import { prepare } from '../db/prepared.ts';
+
+// Written whenever a post's status moves (every claim and write-back): built and compiled once.
+const setStatus = prepare<[PostStatus, number, number | null, string]>(4, (db, status, updatedAt, publishedAt, postId) =>
+  db.updateTable('posts').set({ status, updated_at: updatedAt, published_at: publishedAt }).where('id', '=', postId),
+);
 
 export interface TargetState {
   status: TargetStatus;
@@ -38,6 +44,6 @@ export async function settlePostStatus(trx: DbTx, post: PostRow, now: number, kn
   if (status === post.status) return [];
   const becameFinal = FINAL_POST_STATUSES.has(status) && !FINAL_POST_STATUSES.has(post.status);
   const publishedAt = becameFinal && targets.some((t) => t.status === 'published') ? now : post.published_at;
-  await trx.updateTable('posts').set({ status, updated_at: now, published_at: publishedAt }).where('id', '=', post.id).execute();
+  await setStatus.execute(trx, status, now, publishedAt, post.id);
   return becameFinal ? [postCompleted({ postId: post.id, status, platforms: targets.map(presentTarget) })] : [];
 }

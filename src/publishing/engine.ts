@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { CredentialsService, Credentials } from '../accounts/credentials.ts';
 import type { AccountRow, Database, PostRow, TargetRow } from '../db/schema.ts';
+import { prepare } from '../db/prepared.ts';
 import { settleWithin, type Clock } from '../lib/clock.ts';
 import { createHeartbeat } from '../lib/heartbeat.ts';
 import { fromJson } from '../lib/json.ts';
@@ -36,7 +37,8 @@ export interface EngineDeps {
   settlePollMs?: number;
 }
 
-type Claimed = Extract<Awaited<ReturnType<AttemptsStore['claim']>>, { kind: 'claimed' }>;
+type Claim = Awaited<ReturnType<AttemptsStore['claim']>>;
+type Claimed = Extract<Claim, { kind: 'claimed' }>;
 
 interface Progress {
   /** A platform call began: after a crash from here on, the outcome is unknown. */
@@ -57,6 +59,11 @@ function publishContent(post: PostRow, target: TargetRow) {
   });
 }
 
+// Read by every attempt: built and compiled once (see db/prepared.ts).
+const accountOf = prepare<[string, string, string], AccountRow>(3, (db, apiKeyId, platform, accountId) =>
+  db.selectFrom('accounts').selectAll().where('api_key_id', '=', apiKeyId).where('platform', '=', platform).where('account_id', '=', accountId),
+);
+
 export function createPublishingEngine(deps: EngineDeps) {
   const { db, clock, log, attempts, limits, adapters, credentials, metrics, policy, leaseMs } = deps;
   const settlePollMs = deps.settlePollMs ?? 250;
@@ -75,13 +82,7 @@ export function createPublishingEngine(deps: EngineDeps) {
   }
 
   async function loadAccount(target: TargetRow): Promise<AccountRow | undefined> {
-    return db
-      .selectFrom('accounts')
-      .selectAll()
-      .where('api_key_id', '=', target.api_key_id)
-      .where('platform', '=', target.platform)
-      .where('account_id', '=', target.account_id)
-      .executeTakeFirst();
+    return (await accountOf.execute(db, target.api_key_id, target.platform, target.account_id)).rows[0];
   }
 
   /** Decides what a failure means for the target (retry, reconcile later, or final). */
@@ -182,8 +183,11 @@ export function createPublishingEngine(deps: EngineDeps) {
   }
 
   async function processTarget(targetId: string): Promise<void> {
-    const now = clock.now();
-    const claim = await attempts.claim(targetId, now);
+    return runClaim(targetId, await attempts.claim(targetId, clock.now()));
+  }
+
+  /** Runs what a claim decided: nothing, a look later, or the attempt it claimed. */
+  async function runClaim(targetId: string, claim: Claim): Promise<void> {
     if (claim.kind === 'gone' || claim.kind === 'final') return;
     if (claim.kind === 'not_due') return attempts.revisit([targetId], claim.at);
     if (claim.kind === 'busy') return attempts.revisit([targetId], claim.until + 1000);
@@ -236,8 +240,9 @@ export function createPublishingEngine(deps: EngineDeps) {
 
     /** The publish-post job: every open target of the post, in parallel (each one claims itself). */
     async processPost(postId: string): Promise<void> {
-      const ids = await attempts.openTargets(postId);
-      await Promise.all(ids.map((id) => processTarget(id)));
+      // Every open target claimed in one transaction, then each attempt runs on its own.
+      const claims = await attempts.claimPost(postId, clock.now());
+      await Promise.all([...claims].map(([id, claim]) => runClaim(id, claim)));
     },
 
     /** Fallback jobs of publishNow targets run this long after creation (after a lease, if we died). */
