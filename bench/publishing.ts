@@ -41,6 +41,8 @@ export interface DueFigures {
   database: 'sqlite' | 'postgres';
   /** Worker processes (0: one process doing everything, SQLite). */
   workers: number;
+  /** HERALD_WORKER_CONCURRENCY of the processes that publish. */
+  concurrency: number;
   targets: number;
   /** Over how long the due times were spread (0: all due at the same moment). */
   spreadMs: number;
@@ -239,6 +241,7 @@ export async function benchDue(options: DueOptions = {}): Promise<DueFigures> {
     return {
       database: database.kind,
       workers,
+      concurrency: Number(options.workerEnv?.HERALD_WORKER_CONCURRENCY ?? 64),
       targets,
       spreadMs,
       platformLatencyMs: latency,
