@@ -402,7 +402,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { startPostgres } = await import('./postgres.ts');
   const postgres = process.argv[2] === 'postgres' ? await startPostgres() : undefined;
   try {
-    const figures = await benchLoad({ postgres, seconds: Number(process.env.BENCH_LOAD_SECONDS ?? 60) });
+    const figures = await benchLoad({ postgres, seconds: Number(process.env.BENCH_LOAD_SECONDS ?? 60), kill: process.env.BENCH_NO_KILL ? false : undefined });
     console.log(JSON.stringify({ ...figures, memory: figures.memory.map((m) => `${m.atSeconds}s rss ${JSON.stringify(m.rssMb)} heap ${JSON.stringify(m.heapUsedMb)}/${JSON.stringify(m.heapTotalMb)} external ${JSON.stringify(m.externalMb)}`) }, null, 2));
   } finally {
     await postgres?.stop();
