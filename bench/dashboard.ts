@@ -29,7 +29,7 @@ export function firstPageJsGzipBytes(): number {
 export async function benchCalendar(posts = 1_000): Promise<CalendarFigures | { skipped: string }> {
   const missing = browserMissing();
   if (missing) return { skipped: missing };
-  const db = benchDatabase();
+  const db = await benchDatabase();
   const key = createKey(db.env);
   const herald = await startHerald(db.env);
   try {
@@ -70,7 +70,7 @@ export async function benchCalendar(posts = 1_000): Promise<CalendarFigures | { 
     }
   } finally {
     await herald.stop();
-    db.drop();
+    await db.drop();
   }
 }
 

@@ -2,9 +2,9 @@
 // generator never shares its event loop; autocannon runs; and the machine's description.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { approveConsent } from '../test/helpers/platform.ts';
@@ -38,7 +38,7 @@ export function startProcess(args: string[], env: Record<string, string>, ready:
       if (m) {
         clearTimeout(timer);
         child.stdout!.off('data', onData);
-        resolve({ url: m[1]!, child, stop: () => stopChild(child) });
+        resolve({ url: m.slice(1).join(' '), child, stop: () => stopChild(child) });
       }
     };
     child.stdout!.on('data', onData);
@@ -50,19 +50,112 @@ export function startProcess(args: string[], env: Record<string, string>, ready:
   });
 }
 
+export type DatabaseKind = 'sqlite' | 'postgres';
+
 export interface BenchDatabase {
+  kind: DatabaseKind;
   dataDir: string;
+  /** PostgreSQL: the database's URL; null on SQLite. */
+  databaseUrl: string | null;
+  /** PostgreSQL: the database's name (for pg_stat_statements). */
+  name: string | null;
   env: Record<string, string>;
-  drop(): void;
+  drop(): Promise<void>;
 }
 
-/** A fresh embedded database (the bench measures the default deployment). */
-export function benchDatabase(): BenchDatabase {
+/**
+ * A fresh database: an embedded SQLite directory, or (given a server) a new PostgreSQL database. Either
+ * way a data directory exists for the encryption key's neighbours (nothing else is written there on PostgreSQL).
+ */
+export async function benchDatabase(postgres?: { createDatabase(prefix?: string): Promise<{ url: string; drop(): Promise<void> }> }): Promise<BenchDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'herald-bench-'));
+  const encryptionKey = randomBytes(32).toString('base64');
+  if (!postgres) {
+    return {
+      kind: 'sqlite',
+      dataDir,
+      databaseUrl: null,
+      name: null,
+      env: { HERALD_DATA_DIR: dataDir, HERALD_ENCRYPTION_KEY: encryptionKey },
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const created = await postgres.createDatabase();
   return {
+    kind: 'postgres',
     dataDir,
-    env: { HERALD_DATA_DIR: dataDir, HERALD_ENCRYPTION_KEY: randomBytes(32).toString('base64') },
-    drop: () => rmSync(dataDir, { recursive: true, force: true }),
+    databaseUrl: created.url,
+    name: new URL(created.url).pathname.slice(1),
+    env: { HERALD_DATA_DIR: dataDir, HERALD_ENCRYPTION_KEY: encryptionKey, DATABASE_URL: created.url },
+    drop: async () => {
+      await created.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
+/** CPU seconds of every process of a PostgreSQL server (the postmaster's children included), from /proc. */
+export function serverCpuSeconds(match: RegExp): number {
+  let total = 0;
+  for (const entry of spawnSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).stdout.split('\n')) {
+    const m = /^\s*(\d+)\s+(.*)$/.exec(entry);
+    if (!m || !match.test(m[2]!)) continue;
+    try {
+      total += cpuSeconds(Number(m[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+/** The 1-minute load average, for printing beside a figure measured on a shared machine. */
+export function load1(): number {
+  return Math.round(loadavg()[0]! * 10) / 10;
+}
+
+export interface EmulatorProcess {
+  url: string;
+  mounts: string[];
+  env: Record<string, string>;
+  child: ChildProcess;
+  setLatency(ms: number): Promise<void>;
+  /** Posts each emulator has published. */
+  published(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** The emulators in their own process (see emulator-server.ts). */
+export async function startEmulators(options: { latencyMs?: number; processingMs?: number } = {}): Promise<EmulatorProcess> {
+  const p = await startProcess(
+    [new URL('./emulator-server.ts', import.meta.url).pathname],
+    { BENCH_EMULATOR_LATENCY_MS: String(options.latencyMs ?? 0), BENCH_EMULATOR_PROCESSING_MS: String(options.processingMs ?? 0) },
+    /emulators listening on (http:\/\/\S+) mounts (\S+)/,
+  );
+  const [url, mountList] = p.url.split(' ');
+  const mounts = mountList!.split(',');
+  const { sandboxEnv } = await import('../src/sandbox/index.ts');
+  return {
+    url: url!,
+    mounts,
+    env: sandboxEnv(url!),
+    child: p.child,
+    async setLatency(ms) {
+      await Promise.all(mounts.map((m) => fetch(`${url}/${m}/__sandbox/latency`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }) })));
+    },
+    async published() {
+      let n = 0;
+      for (const m of mounts) n += ((await (await fetch(`${url}/${m}/__sandbox/ledger`)).json()) as { posts: unknown[] }).posts.length;
+      return n;
+    },
+    stop: p.stop,
   };
 }
 
@@ -120,6 +213,8 @@ export async function connect(url: string, key: string, platform: string, consen
 
 export interface LoadResult {
   requestsPerSecond: number;
+  /** Requests completed in all. */
+  requests: number;
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
@@ -130,6 +225,7 @@ export async function load(options: autocannon.Options): Promise<LoadResult> {
   const r = await autocannon({ connections: 16, duration: 10, ...options });
   return {
     requestsPerSecond: r.requests.average,
+    requests: r.requests.total,
     p50Ms: r.latency.p50,
     p99Ms: r.latency.p99,
     non2xx: r.non2xx,
@@ -149,11 +245,16 @@ export function machine(): string {
 }
 
 /** Memory of a Herald process (resident, and V8 heap in use), read from its own /metrics. */
-export async function memoryMb(url: string): Promise<{ rss: number; heapUsed: number }> {
+export async function memoryMb(url: string): Promise<{ rss: number; heapUsed: number; heapTotal: number; external: number }> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const read = (name: string) => {
     const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+(?:\\.\\d+)?(?:e\\+\\d+)?)`, 'm').exec(text);
     return m ? Number(m[1]) / 2 ** 20 : NaN;
   };
-  return { rss: read('herald_process_resident_memory_bytes'), heapUsed: read('herald_nodejs_heap_size_used_bytes') };
+  return {
+    rss: read('herald_process_resident_memory_bytes'),
+    heapUsed: read('herald_nodejs_heap_size_used_bytes'),
+    heapTotal: read('herald_nodejs_heap_size_total_bytes'),
+    external: read('herald_nodejs_external_memory_bytes'),
+  };
 }

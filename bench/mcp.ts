@@ -18,7 +18,7 @@ export interface McpFigures {
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 1000);
 
 export async function benchMcp(): Promise<McpFigures> {
-  const database = benchDatabase();
+  const database = await benchDatabase();
   const emulators = await startEmulatorServer(createEmulators());
   const env = { ...database.env, ...emulatorEnv(emulators), HERALD_ALLOW_PRIVATE_NETWORKS: 'true', HERALD_RATE_LIMIT_PER_MINUTE: '1000000' };
   try {
@@ -64,7 +64,7 @@ export async function benchMcp(): Promise<McpFigures> {
     }
   } finally {
     await emulators.close();
-    database.drop();
+    await database.drop();
   }
 }
 

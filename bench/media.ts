@@ -86,7 +86,7 @@ export async function benchMedia(): Promise<MediaFigures> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
   const runs = Number(process.env.BENCH_RUNS ?? 7);
   const dir = await mkdtemp(join(tmpdir(), 'herald-bench-media-'));
-  const database = benchDatabase();
+  const database = await benchDatabase();
   const env = { ...database.env, HERALD_SANDBOX: 'true', HERALD_ALLOW_PRIVATE_NETWORKS: 'true', HERALD_MEDIA_MAX_BYTES: String(2 * total) };
   try {
     const small = join(dir, 'small.jpg');
@@ -205,7 +205,7 @@ export async function benchMedia(): Promise<MediaFigures> {
       await herald.stop();
     }
   } finally {
-    database.drop();
+    await database.drop();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -1,47 +1,80 @@
-// Issue 4's figures: publishNow to five targets against the slowest single target (emulators answering
-// after 100 ms), and 10,000 posts due within one minute (time to publish them all, lateness, memory).
+// Publishing figures: publishNow to five targets against the slowest single target (issue 4), and posts
+// due at scheduled times, published by one Herald process (SQLite) or by one API process and 1, 2 or 4
+// worker processes (PostgreSQL), with the emulators in a process of their own answering after a delay.
+//
+// The due posts are seeded first and timed afterwards, so a slow machine cannot make a post due before
+// the benchmark starts watching: one post is created through the API (the exact rows Herald writes for
+// a scheduled post), cloned N times straight into the database far in the future, and then every clone
+// is moved, in one transaction, to its due time counted from the end of the seeding (on PostgreSQL that
+// transaction also sends the notification a create would send, so sleeping workers wake for it).
 import { randomUUID } from 'node:crypto';
-import { openDatabase } from '../src/db/database.ts';
-import { createEmulators } from '../src/sandbox/index.ts';
-import type { Emulator } from '../src/sandbox/kit/emulator.ts';
-import { startEmulatorServer, type EmulatorServer } from '../src/sandbox/server.ts';
-import { emulatorEnv } from '../test/helpers/herald.ts';
-import { api, benchDatabase, connect, createKey, memoryMb, percentile, startHerald } from './lib.ts';
+import { sql, type Insertable } from 'kysely';
+import type { JobsTable, PostTargetsTable, PostsTable } from '../src/db/schema.ts';
+import { openDatabase, type Db } from '../src/db/database.ts';
+import { duePayload, JOBS_CHANNEL } from '../src/jobs/pg-signals.ts';
+import { newId } from '../src/lib/ids.ts';
+import {
+  api,
+  benchDatabase,
+  connect,
+  cpuSeconds,
+  createKey,
+  load1,
+  memoryMb,
+  percentile,
+  serverCpuSeconds,
+  startEmulators,
+  startHerald,
+  type ServerProcess,
+} from './lib.ts';
+import type { PostgresServer } from './postgres.ts';
 
 export interface FanOutFigures {
   slowestSingleMs: number;
   singleMs: Record<string, number>;
   allFiveMs: number;
   ratio: number;
+  load: number;
 }
 
 export interface DueFigures {
-  posts: number;
+  database: 'sqlite' | 'postgres';
+  /** Worker processes (0: one process doing everything, SQLite). */
+  workers: number;
+  /** HERALD_WORKER_CONCURRENCY of the processes that publish. */
+  concurrency: number;
+  targets: number;
+  /** Over how long the due times were spread (0: all due at the same moment). */
+  spreadMs: number;
+  platformLatencyMs: number;
   /** From the first due time to the last target published. */
   drainSeconds: number;
+  /** Targets published per second from the first due time to the last publish. */
+  targetsPerSecond: number;
   latenessP50Ms: number;
   latenessP99Ms: number;
   latenessMaxMs: number;
-  /** Samples every 5 s from before the creates to after the drain: resident set and V8 heap in use. */
-  memory: { atSeconds: number; rssMb: number; heapUsedMb: number }[];
+  /** CPU seconds per 1,000 targets: Herald processes (workers), and the database server. */
+  heraldCpuPer1000: number;
+  databaseCpuPer1000: number | null;
+  /** Statements the database ran per target (PostgreSQL, pg_stat_statements). */
+  statementsPerTarget: number | null;
+  topStatements: { calls: number; query: string }[];
+  /** Largest resident set of a worker at the end, MB. */
+  workerRssMb: number;
+  load: { before: number; after: number };
 }
 
 const median = (xs: number[]) => percentile(xs, 50);
 
-async function world(latencyMs: number): Promise<{ server: EmulatorServer; emulators: Emulator[] }> {
-  const emulators = createEmulators({ processingMs: 0 });
-  for (const e of emulators) e.latencyMs = latencyMs;
-  return { server: await startEmulatorServer(emulators), emulators };
-}
-
 export async function benchFanOut(runs = 5): Promise<FanOutFigures> {
-  const database = benchDatabase();
-  const { server, emulators } = await world(0);
-  const env = { ...database.env, ...emulatorEnv(server), HERALD_ALLOW_PRIVATE_NETWORKS: 'true' };
+  const database = await benchDatabase();
+  const emulators = await startEmulators();
+  const env = { ...database.env, ...emulators.env, HERALD_ALLOW_PRIVATE_NETWORKS: 'true' };
   const key = createKey(env);
   const herald = await startHerald(env);
   try {
-    const image = [{ type: 'image', url: `${server.mediaUrl}/sample.jpg` }];
+    const image = [{ type: 'image', url: `${emulators.url}/media/sample.jpg` }];
     const accounts = {
       twitter: (await connect(herald.url, key, 'twitter'))[0]!,
       facebook: (await connect(herald.url, key, 'facebook', { sandbox_pages: '1' }))[0]!,
@@ -51,7 +84,7 @@ export async function benchFanOut(runs = 5): Promise<FanOutFigures> {
     // TikTok allows 6 posts a minute per account: one account per post keeps the limit out of the figures.
     const tiktok: string[] = [];
     for (let i = 0; i < 2 * runs + 1; i++) tiktok.push((await connect(herald.url, key, 'tiktok', { sandbox_user: `bench_tt_${i}` }))[0]!);
-    for (const e of emulators) e.latencyMs = 100;
+    await emulators.setLatency(100);
 
     const target = (platform: string, n: number) => ({ platform, accountId: platform === 'tiktok' ? tiktok[n]! : accounts[platform as keyof typeof accounts] });
     const publish = async (platforms: string[], n: number): Promise<number> => {
@@ -78,90 +111,179 @@ export async function benchFanOut(runs = 5): Promise<FanOutFigures> {
     for (let i = 0; i < runs; i++) all.push(await publish(platforms, runs + i));
     const slowestSingleMs = Math.max(...Object.values(singleMs));
     const allFiveMs = median(all);
-    return { slowestSingleMs, singleMs, allFiveMs, ratio: allFiveMs / slowestSingleMs };
+    return { slowestSingleMs, singleMs, allFiveMs, ratio: allFiveMs / slowestSingleMs, load: load1() };
   } finally {
     await herald.stop();
-    await server.close();
-    database.drop();
+    await emulators.stop();
+    await database.drop();
   }
 }
 
-export async function benchDueInOneMinute(posts = 10_000, pages = 20): Promise<DueFigures> {
-  const database = benchDatabase();
-  const { server } = await world(0);
-  const env = { ...database.env, ...emulatorEnv(server), HERALD_ALLOW_PRIVATE_NETWORKS: 'true' };
-  const key = createKey(env);
-  const herald = await startHerald(env);
-  const memory: DueFigures['memory'] = [];
-  const t0 = Date.now();
-  const sample = () =>
-    memoryMb(herald.url).then(
-      (m) => void memory.push({ atSeconds: Math.round((Date.now() - t0) / 1000), rssMb: Math.round(m.rss), heapUsedMb: Math.round(m.heapUsed) }),
-      () => {},
-    );
-  const sampler = setInterval(() => void sample(), 5000);
-  try {
-    // Facebook Pages have no per-account publishing cap, so the figures measure Herald, not a limit.
-    const pageIds = await connect(herald.url, key, 'facebook', { sandbox_pages: String(pages) });
-    await sample();
-    const firstDue = Date.now() + 25_000;
-    let next = 0;
-    const worker = async () => {
-      for (let i = next++; i < posts; i = next++) {
-        const res = await api(herald.url, key, 'POST', '/v1/posts', {
-          content: `due ${i} ${randomUUID()}`,
-          scheduledFor: new Date(firstDue + Math.floor((i / posts) * 60_000)).toISOString(),
-          platforms: [{ platform: 'facebook', accountId: pageIds[i % pageIds.length] }],
-        });
-        if (res.status !== 201) throw new Error(JSON.stringify(res.body));
-      }
-    };
-    await Promise.all(Array.from({ length: 16 }, worker));
-    if (Date.now() > firstDue) throw new Error('creating the posts took longer than the lead time');
+/** Far enough ahead that nothing seeded comes due before it is timed. */
+const PARKED_MS = 10 * 365 * 86_400_000;
 
-    const db = openDatabase({ dataDir: database.dataDir, databaseUrl: null });
-    try {
-      const deadline = firstDue + 60_000 + 120_000;
-      for (;;) {
-        const open = await db.kysely.selectFrom('post_targets').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', ['pending', 'publishing']).executeTakeFirstOrThrow();
-        if (Number(open.n) === 0) break;
-        if (Date.now() > deadline) throw new Error(`${open.n} targets still open`);
-        await new Promise((r) => setTimeout(r, 500));
-      }
-      const rows = await db.kysely
-        .selectFrom('post_targets')
-        .innerJoin('posts', 'posts.id', 'post_targets.post_id')
-        .select(['posts.scheduled_for', 'post_targets.attempt_started_at', 'post_targets.published_at', 'post_targets.status'])
-        .execute();
-      const failed = rows.filter((r) => r.status !== 'published').length;
-      if (failed > 0) throw new Error(`${failed} targets did not publish`);
-      const lateness = rows.map((r) => r.attempt_started_at! - r.scheduled_for!);
-      if (process.env.BENCH_DEBUG) {
-        const buckets = new Map<number, number[]>();
-        for (const r of rows) { const b = Math.floor((r.scheduled_for! - firstDue) / 5000); buckets.set(b, [...(buckets.get(b) ?? []), r.attempt_started_at! - r.scheduled_for!]); }
-        for (const [b, xs] of [...buckets].sort((x, y) => x[0] - y[0])) console.error(`due +${b * 5}s: p50 ${percentile(xs, 50)} p99 ${percentile(xs, 99)} n ${xs.length}`);
-      }
-      const lastPublished = Math.max(...rows.map((r) => r.published_at!));
-      await sample();
-      return {
-        posts,
-        drainSeconds: (lastPublished - firstDue) / 1000,
-        latenessP50Ms: percentile(lateness, 50),
-        latenessP99Ms: percentile(lateness, 99),
-        latenessMaxMs: Math.max(...lateness),
-        memory,
-      };
-    } finally {
-      await db.close();
+/**
+ * Clones the template post (created through the API) `count` times, parked far ahead; returns the ids.
+ * Target accounts rotate over `accounts`. Due offsets are kept in `scheduled_for - parkedAt`.
+ */
+async function seedDuePosts(db: Db, templateId: string, accounts: string[], count: number, spreadMs: number, parkedAt: number): Promise<void> {
+  const post = await db.kysely.selectFrom('posts').selectAll().where('id', '=', templateId).executeTakeFirstOrThrow();
+  const [target] = await db.kysely.selectFrom('post_targets').selectAll().where('post_id', '=', templateId).execute();
+  for (let start = 0; start < count; start += 500) {
+    const n = Math.min(500, count - start);
+    const posts: Insertable<PostsTable>[] = [];
+    const targets: Insertable<PostTargetsTable>[] = [];
+    const jobs: Insertable<JobsTable>[] = [];
+    for (let i = start; i < start + n; i++) {
+      const id = newId('post');
+      const due = parkedAt + Math.floor((i / count) * spreadMs);
+      const { version: _v, ...rest } = post;
+      posts.push({ ...rest, id, content: `due ${i}`, scheduled_for: due, created_at: post.created_at + i, updated_at: post.created_at + i });
+      const { attempts: _a, needs_reconcile: _n, holds_limit_slot: _h, edit_count: _e, comment_attempts: _c, comment_needs_reconcile: _cn, ...t } = target!;
+      targets.push({ ...t, id: newId('tgt'), post_id: id, account_id: accounts[i % accounts.length]!, next_attempt_at: due });
+      jobs.push({ id: newId('job'), queue: 'publish-post', payload: JSON.stringify({ postId: id }), run_at: due, state: 'queued', locked_until: null, created_at: post.created_at });
     }
+    await db.write(async (trx) => {
+      await trx.insertInto('posts').values(posts).execute();
+      await trx.insertInto('post_targets').values(targets).execute();
+      await trx.insertInto('jobs').values(jobs).execute();
+    });
+  }
+  await db.write(async (trx) => {
+    await trx.deleteFrom('jobs').where('payload', '=', JSON.stringify({ postId: templateId })).execute();
+    await trx.deleteFrom('posts').where('id', '=', templateId).execute();
+  });
+}
+
+/** Moves every parked post to `firstDue` + its offset, in one transaction (waking PostgreSQL workers). */
+async function timeDuePosts(db: Db, parkedAt: number, firstDue: number): Promise<void> {
+  const shift = firstDue - parkedAt;
+  await db.write(async (trx) => {
+    await trx.updateTable('posts').set((eb) => ({ scheduled_for: eb('scheduled_for', '+', shift) })).where('scheduled_for', '>=', parkedAt).execute();
+    await trx.updateTable('post_targets').set((eb) => ({ next_attempt_at: eb('next_attempt_at', '+', shift) })).where('status', '=', 'pending').where('next_attempt_at', '>=', parkedAt).execute();
+    await trx.updateTable('jobs').set((eb) => ({ run_at: eb('run_at', '+', shift) })).where('queue', '=', 'publish-post').where('run_at', '>=', parkedAt).execute();
+    if (db.dialect === 'postgres') await sql`select pg_notify(${JOBS_CHANNEL}, ${duePayload(new Map([['publish-post', firstDue]]))})`.execute(trx);
+  });
+}
+
+export interface DueOptions {
+  /** PostgreSQL server; without it, SQLite with one process. */
+  postgres?: PostgresServer;
+  workers?: number;
+  targets?: number;
+  spreadMs?: number;
+  platformLatencyMs?: number;
+  /** Facebook Pages the targets rotate over (Pages have no per-account publishing cap). */
+  pages?: number;
+  /** Extra settings for the worker processes. */
+  workerEnv?: Record<string, string>;
+}
+
+export async function benchDue(options: DueOptions = {}): Promise<DueFigures> {
+  const targets = options.targets ?? 10_000;
+  const spreadMs = options.spreadMs ?? 60_000;
+  const latency = options.platformLatencyMs ?? 100;
+  const workers = options.postgres ? (options.workers ?? 1) : 0;
+  const database = await benchDatabase(options.postgres);
+  const emulators = await startEmulators();
+  const env = { ...database.env, ...emulators.env, HERALD_ALLOW_PRIVATE_NETWORKS: 'true' };
+  const key = createKey(env);
+  const front = await startHerald(env, ['--role', workers > 0 ? 'api' : 'all']);
+  const procs: ServerProcess[] = [];
+  const db = openDatabase({ dataDir: database.dataDir, databaseUrl: database.databaseUrl });
+  try {
+    const pageIds = await connect(front.url, key, 'facebook', { sandbox_pages: String(options.pages ?? 20) });
+    const template = await api(front.url, key, 'POST', '/v1/posts', {
+      content: 'template',
+      scheduledFor: new Date(Date.now() + 365 * 86_400_000).toISOString(),
+      platforms: [{ platform: 'facebook', accountId: pageIds[0] }],
+    });
+    if (template.status !== 201) throw new Error(JSON.stringify(template.body));
+    const parkedAt = Date.now() + PARKED_MS + 86_400_000;
+    await seedDuePosts(db, template.body.id, pageIds, targets, spreadMs, parkedAt);
+    for (let i = 0; i < workers; i++) procs.push(await startHerald({ ...env, ...options.workerEnv }, ['--role', 'worker']));
+    const heraldPids = workers > 0 ? procs.map((p) => p.child.pid!) : [front.child.pid!];
+    await emulators.setLatency(latency);
+
+    const cpu0 = heraldPids.reduce((s, pid) => s + cpuSeconds(pid), 0);
+    const pgMatch = options.postgres ? /^postgres: / : null;
+    const dbCpu0 = pgMatch ? serverCpuSeconds(pgMatch) : 0;
+    if (options.postgres) await options.postgres.resetStatements();
+    const loadBefore = load1();
+    // Everything seeded and every process running: the first post comes due two seconds from now.
+    const firstDue = Date.now() + 2_000;
+    await timeDuePosts(db, parkedAt, firstDue);
+
+    const deadline = firstDue + spreadMs + 600_000;
+    for (;;) {
+      const open = await db.kysely.selectFrom('post_targets').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', ['pending', 'publishing']).executeTakeFirstOrThrow();
+      if (Number(open.n) === 0) break;
+      if (Date.now() > deadline) throw new Error(`${open.n} targets still open`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const cpu = heraldPids.reduce((s, pid) => s + cpuSeconds(pid), 0) - cpu0;
+    const dbCpu = pgMatch ? serverCpuSeconds(pgMatch) - dbCpu0 : null;
+    const statements = options.postgres ? await options.postgres.statements(database.name!) : null;
+    const loadAfter = load1();
+    const rows = await db.kysely
+      .selectFrom('post_targets')
+      .innerJoin('posts', 'posts.id', 'post_targets.post_id')
+      .select(['posts.scheduled_for', 'post_targets.attempt_started_at', 'post_targets.published_at', 'post_targets.status'])
+      .execute();
+    const failed = rows.filter((r) => r.status !== 'published').length;
+    if (failed > 0) throw new Error(`${failed} targets did not publish`);
+    const published = await emulators.published();
+    if (published !== targets) throw new Error(`the emulators hold ${published} posts for ${targets} targets`);
+    const lateness = rows.map((r) => r.attempt_started_at! - r.scheduled_for!);
+    const lastPublished = Math.max(...rows.map((r) => r.published_at!));
+    const drainSeconds = (lastPublished - firstDue) / 1000;
+    const rss = await Promise.all((workers > 0 ? procs : [front]).map((p) => memoryMb(p.url).then((m) => m.rss, () => NaN)));
+    return {
+      database: database.kind,
+      workers,
+      concurrency: Number(options.workerEnv?.HERALD_WORKER_CONCURRENCY ?? 64),
+      targets,
+      spreadMs,
+      platformLatencyMs: latency,
+      drainSeconds,
+      targetsPerSecond: targets / drainSeconds,
+      latenessP50Ms: percentile(lateness, 50),
+      latenessP99Ms: percentile(lateness, 99),
+      latenessMaxMs: Math.max(...lateness),
+      heraldCpuPer1000: (cpu / targets) * 1000,
+      databaseCpuPer1000: dbCpu === null ? null : (dbCpu / targets) * 1000,
+      statementsPerTarget: statements ? statements.calls / targets : null,
+      topStatements: statements?.top ?? [],
+      workerRssMb: Math.round(Math.max(...rss)),
+      load: { before: loadBefore, after: loadAfter },
+    };
   } finally {
-    clearInterval(sampler);
-    await herald.stop();
-    await server.close();
-    database.drop();
+    await db.close();
+    for (const p of procs) await p.stop();
+    await front.stop();
+    await emulators.stop();
+    await database.drop();
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(JSON.stringify({ fanOut: await benchFanOut(), due: await benchDueInOneMinute() }, null, 2));
+  const { startPostgres } = await import('./postgres.ts');
+  const which = process.argv[2] ?? 'due';
+  if (which === 'fanout') console.log(JSON.stringify(await benchFanOut(), null, 2));
+  else {
+    const postgres = process.env.BENCH_SQLITE ? undefined : await startPostgres();
+    try {
+      const figures = await benchDue({
+        postgres,
+        workers: Number(process.env.BENCH_WORKERS ?? 1),
+        targets: Number(process.env.BENCH_TARGETS ?? 10_000),
+        spreadMs: Number(process.env.BENCH_SPREAD_MS ?? 60_000),
+        platformLatencyMs: Number(process.env.BENCH_LATENCY_MS ?? 100),
+        workerEnv: process.env.BENCH_WORKER_ENV ? JSON.parse(process.env.BENCH_WORKER_ENV) : undefined,
+      });
+      console.log(JSON.stringify(figures, null, 2));
+    } finally {
+      await postgres?.stop();
+    }
+  }
 }

@@ -54,6 +54,10 @@ export interface Config {
    * reconciled and resumed once this has passed.
    */
   publishLeaseMs: number;
+  /** Jobs of each publishing queue and webhook deliveries one process runs at once. */
+  workerConcurrency: number;
+  /** PostgreSQL: connections each process keeps for queries (a worker adds one that listens for jobs). */
+  dbPoolSize: number;
   /** account.expiring and the health warning come this long before a token that cannot be renewed ends. */
   expiryWarningDays: number;
   /** The media library (API.md section 10). */
@@ -282,7 +286,9 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetrySchedule: retrySchedule(env),
     logLevel,
     platformTimeoutMs: int(env, 'HERALD_PLATFORM_TIMEOUT_MS', 30_000, 100, 600_000),
-    publishLeaseMs: int(env, 'HERALD_PUBLISH_LEASE_MS', 60_000, 1_000, 3_600_000),
+    publishLeaseMs: int(env, 'HERALD_PUBLISH_LEASE_MS', 10_000, 1_000, 3_600_000),
+    workerConcurrency: int(env, 'HERALD_WORKER_CONCURRENCY', 64, 1, 10_000),
+    dbPoolSize: int(env, 'HERALD_DB_POOL_SIZE', 10, 1, 1_000),
     expiryWarningDays: int(env, 'HERALD_EXPIRY_WARNING_DAYS', 7, 1, 60),
     media: mediaSettings(env, dataDir),
   };

@@ -16,6 +16,7 @@ import { ensurePrivateDir, openDatabase, type Db } from './db/database.ts';
 import { exclusive } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
+import { createInFlight } from './http/in-flight.ts';
 import { accountsRoutes } from './http/routes/accounts.ts';
 import { connectRoutes } from './http/routes/connect.ts';
 import { webhooksRoutes } from './http/routes/webhooks.ts';
@@ -32,7 +33,8 @@ import { createKeysDal } from './keys/keys-dal.ts';
 import { createKeysService, type CreatedKey, type KeysService } from './keys/keys-service.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createSecretBox, type SecretBox } from './lib/crypto.ts';
-import { createPgBossQueue } from './jobs/pgboss-queue.ts';
+import { createPgSignals } from './jobs/pg-signals.ts';
+import { adoptPgBossJobs } from './jobs/pgboss-adopt.ts';
 import { queuePolicies, type JobQueue } from './jobs/queue.ts';
 import { createTableQueue } from './jobs/table-queue.ts';
 import { createMediaFetcher } from './net/media-fetcher.ts';
@@ -165,7 +167,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const log = options.log ?? createLogger({ level: config.logLevel });
   const clock = options.clock ?? systemClock;
   const leaseMs = options.leaseMs ?? config.publishLeaseMs;
-  const policies = queuePolicies(leaseMs);
+  const policies = queuePolicies(leaseMs, config.workerConcurrency);
   const role = options.role;
   const serveApi = role !== 'worker';
   const runWorkers = role !== 'api';
@@ -173,16 +175,26 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const db = openDatabase({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
+    poolSize: config.dbPoolSize,
     backgroundCheckpoints: true,
     onIdleError: (err) => log.warn({ err }, 'an idle database connection failed; the pool replaces it'),
   });
   await migrateToLatest(db);
+  const adopted = await adoptPgBossJobs(db, clock.now());
+  if (adopted > 0) log.info({ jobs: adopted }, 'moved waiting jobs from pg-boss into the jobs table');
   const box = createSecretBox(encryptionKey(config, log));
   const metrics = createMetrics();
-  const queue: JobQueue =
-    db.dialect === 'postgres'
-      ? await createPgBossQueue({ connectionString: db.connectionString!, log, policies })
-      : createTableQueue({ db: db.kysely, write: db.write, clock, log, pollMs: options.queuePollMs, policies });
+  // Only processes that run jobs listen for them (one more connection each).
+  const queue: JobQueue = createTableQueue({
+    db: db.kysely,
+    write: db.write,
+    dialect: db.dialect,
+    clock,
+    log,
+    pollMs: options.queuePollMs,
+    policies,
+    signals: db.dialect === 'postgres' && runWorkers ? createPgSignals({ connectionString: db.connectionString!, log }) : undefined,
+  });
 
   // Platforms without credentials are served by the built-in emulators when the sandbox is on. Their
   // URLs depend on where Herald listens, so they are read when used, not fixed here.
@@ -274,7 +286,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     refreshLeaseMs: config.platformTimeoutMs * 2 + 5_000,
     onRefreshFailure: (platform) => metrics.tokenRefreshFailures.inc({ platform }),
   });
-  const attempts = createAttemptsStore({ db: db.kysely, write: db.write, dialect: db.dialect, queue, outbox, leaseMs });
+  const attempts = createAttemptsStore({ db: db.kysely, write: db.write, writeOne: db.writeOne, dialect: db.dialect, queue, outbox, leaseMs });
   const engine = createPublishingEngine({
     db: db.kysely,
     clock,
@@ -295,11 +307,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       publicBase: publicUrl,
       presignSeconds: config.media.store.kind === 's3' ? config.media.store.urlTtlSeconds : 0,
     }),
+    callTimeoutMs: config.platformTimeoutMs,
   });
 
   const comments = createCommentRunner({
     db: db.kysely,
     write: db.write,
+    writeOne: db.writeOne,
     clock,
     log,
     queue,
@@ -341,7 +355,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     healthTimeoutMs: Math.min(10_000, config.platformTimeoutMs * 2),
     expiryWarningMs: config.expiryWarningDays * 24 * 60 * 60_000,
   });
-  const idempotency = createIdempotencyStore({ write: db.write, clock, leaseMs: config.publishWaitMs + 30_000 });
+  const idempotency = createIdempotencyStore({
+    write: db.write,
+    writeOne: db.writeOne,
+    clock,
+    // Renewed while the request runs: after a crash its key is free again within a lease.
+    leaseMs,
+    maxHoldMs: config.publishWaitMs + 60_000,
+    onRenewError: (err) => log.warn({ err }, 'could not renew idempotency claims; trying again'),
+  });
   const postsDal = createPostsDal({ db: db.kysely, dialect: db.dialect });
   const validators = Object.fromEntries(PLATFORM_DESCRIPTORS.map((d) => [d.name, d.validate])) as Validators;
   const postingQueue = createQueueService({ dal: createQueueDal({ db: db.kysely }), write: db.write, clock, dialect: db.dialect });
@@ -467,7 +489,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     badKeyLimiter,
   });
 
+  const inFlight = createInFlight();
   const app = await buildApp({
+    inFlight,
     log,
     version: options.version ?? '0.1.0',
     publicUrl: config.publicUrl,
@@ -565,7 +589,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
         await queue.start();
         const sweep = () => Promise.all([engine.sweep(), comments.sweep()]);
         await sweep();
-        every(options.sweepIntervalMs ?? Math.min(15_000, Math.max(1_000, leaseMs / 2)), sweep, 'recovery sweep');
+        // A dead process's attempts are found within a lease and a third of one after it stopped renewing them.
+        every(options.sweepIntervalMs ?? Math.min(15_000, Math.max(1_000, Math.floor(leaseMs / 3))), sweep, 'recovery sweep');
         const tokenCare = async () => {
           await credentials.refreshDue();
           await credentials.announceExpiring(config.expiryWarningDays * 24 * 60 * 60_000);
@@ -588,6 +613,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       // step runs even when an earlier one fails (a database already gone must not keep the process up).
       const steps: [string, () => Promise<unknown>][] = [
         ['http', () => app.close()],
+        // Handlers whose clients left are still running: the database stays until they answer.
+        ['requests', () => inFlight.drain(10_000)],
         // No request reaches the emulators any more: what they hold is final.
         ['sandbox state', () => closeEmulators(emulators)],
         ['publishing', () => engine.drain(10_000)],

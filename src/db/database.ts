@@ -21,6 +21,8 @@ export interface Db {
   kysely: Kysely<Database>;
   /** Runs a write transaction (grouped with concurrent ones on SQLite; see writer.ts). */
   write: Writer['write'];
+  /** Runs a write of one statement (no BEGIN/COMMIT on PostgreSQL; see writer.ts). */
+  writeOne: Writer['writeOne'];
   /**
    * The writing connection itself, for migrations (they run their own transactions) and for tests that
    * set rows up directly. Service code writes through write().
@@ -29,7 +31,7 @@ export interface Db {
   dialect: DialectName;
   /** Where the data lives, for logs (no password). */
   describe: string;
-  /** PostgreSQL connection string (for pg-boss), null on SQLite. */
+  /** PostgreSQL connection string (for the job notification listener), null on SQLite. */
   connectionString: string | null;
   /** The PostgreSQL pool (for stores that bring their own SQL, like the rate limiter), null on SQLite. */
   pgPool: pg.Pool | null;
@@ -84,9 +86,11 @@ export function openDatabase(options: {
     pool.on('error', (err) => options.onIdleError?.(err));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const u = new URL(options.databaseUrl);
+    const writer = createWriter(kysely, 'postgres');
     return {
       kysely,
-      write: createWriter(kysely, 'postgres').write,
+      write: writer.write,
+      writeOne: writer.writeOne,
       writable: kysely,
       dialect: 'postgres',
       describe: `postgresql://${u.host}${u.pathname}`,
@@ -121,9 +125,11 @@ export function openDatabase(options: {
   const gate = createReadGate(statements);
   const kysely = new Kysely<Database>({ dialect: new GatedReadDialect(statements, gate) });
   runDirectly(kysely, readRunner(statements, gate));
+  const writer = createWriter(writing, 'sqlite', { statements, gate });
   return {
     kysely,
-    write: createWriter(writing, 'sqlite', { statements, gate }).write,
+    write: writer.write,
+    writeOne: writer.writeOne,
     writable: writing,
     dialect: 'sqlite',
     describe: `sqlite:${file}`,

@@ -10,6 +10,7 @@ import * as m0006 from './migrations/0006_refresh_lease.ts';
 import * as m0007 from './migrations/0007_posts_round_two.ts';
 import * as m0008 from './migrations/0008_media.ts';
 import * as m0009 from './migrations/0009_dashboard_sessions.ts';
+import * as m0010 from './migrations/0010_lean_indexes.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_posts_round_two': m0007,
   '0008_media': m0008,
   '0009_dashboard_sessions': m0009,
+  '0010_lean_indexes': m0010,
 };
 
 export interface MigrationReport {

@@ -28,6 +28,12 @@ export type WriteFn<T> = (trx: DbTx) => Promise<T>;
 
 export interface Writer {
   write<T>(fn: WriteFn<T>): Promise<T>;
+  /**
+   * A write of exactly one statement. On PostgreSQL it runs without BEGIN and COMMIT (a statement is a
+   * transaction of its own), which saves two round trips; on SQLite it is write(). A function that runs
+   * more than one statement here would not be atomic on PostgreSQL: use write() for those.
+   */
+  writeOne<T>(fn: WriteFn<T>): Promise<T>;
 }
 
 interface Item {
@@ -45,7 +51,7 @@ const MAX_BATCH = 64;
  */
 export function createWriter(db: Kysely<Database>, dialect: DialectName, connection?: { statements: Statements; gate: ReadGate }): Writer {
   if (dialect === 'postgres') {
-    return { write: (fn) => db.transaction().execute(fn) };
+    return { write: (fn) => db.transaction().execute(fn), writeOne: (fn) => fn(db) };
   }
 
   const inTransaction: DirectRunner | null = connection
@@ -121,19 +127,20 @@ export function createWriter(db: Kysely<Database>, dialect: DialectName, connect
     }
   }
 
-  return {
-    write<T>(fn: WriteFn<T>): Promise<T> {
-      return new Promise<T>((resolve, reject) => {
-        queue.push({ fn: fn as WriteFn<unknown>, resolve: resolve as (v: unknown) => void, reject });
-        // One macrotask later, so the other requests in flight reach their writes and share the commit.
-        if (!flushing && !scheduled) {
-          scheduled = true;
-          setImmediate(() => {
-            scheduled = false;
-            void flush();
-          });
-        }
-      });
-    },
-  };
+  function write<T>(fn: WriteFn<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ fn: fn as WriteFn<unknown>, resolve: resolve as (v: unknown) => void, reject });
+      // One macrotask later, so the other requests in flight reach their writes and share the commit.
+      if (!flushing && !scheduled) {
+        scheduled = true;
+        setImmediate(() => {
+          scheduled = false;
+          void flush();
+        });
+      }
+    });
+  }
+
+  // One writer on SQLite: a single statement shares the next commit like any other write.
+  return { write, writeOne: write };
 }

@@ -15,6 +15,7 @@ import { forbiddenKeyIn } from '../lib/json.ts';
 import './fastify-types.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import { installIdempotency } from './idempotency-hook.ts';
+import type { InFlight } from './in-flight.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { validatorCompiler } from '../contract/validation.ts';
 import { systemRoutes } from './routes/system.ts';
@@ -55,6 +56,8 @@ export interface AppDeps {
   trustProxyHops?: number;
   /** false for the worker role: only health, readiness and metrics are served. */
   apiRoutes?: boolean;
+  /** Tracks running handlers, for a shutdown that waits for them. */
+  inFlight?: InFlight;
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -113,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  deps.inFlight?.install(app);
   app.addHook('onResponse', async (req, reply) => {
     const route = routeLabel(req);
     deps.metrics.httpRequests.inc({ method: req.method, route, status: String(reply.statusCode) });

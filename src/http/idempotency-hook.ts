@@ -71,7 +71,10 @@ export function installIdempotency(app: FastifyInstance, store: IdempotencyStore
     if (!ctx || reply.getHeader('idempotent-replayed')) return payload;
     req.idempotency = null;
     // Stored with what it created, in the same transaction (see IdempotencyStore.attachAnswer).
-    if (ctx.claim.answered) return payload;
+    if (ctx.claim.answered) {
+      store.forget(ctx.claim);
+      return payload;
+    }
     if (storable(reply.statusCode) && typeof payload === 'string') {
       await store.complete(ctx.claim, reply.statusCode, payload);
     } else {

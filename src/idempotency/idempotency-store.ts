@@ -6,12 +6,17 @@
 // Every claim carries a fresh claim id and every later write is fenced on it: a claimer that was only slow
 // (its lease ran out while another request took over) can neither bind a second post to the key nor store
 // or drop the answer of the request that now holds it.
+//
+// The lease is short (the publish lease, 10 s by default) and renewed by one heartbeat for every claim
+// this process holds, so a request of a process that died stops blocking its key within a lease: the
+// client's retry then gets the resource that request created, instead of 409 for the longest request time.
 import type { DbTx } from '../db/schema.ts';
 import type { Insertable } from 'kysely';
 import { prepare, prepareRow } from '../db/prepared.ts';
 import type { IdempotencyKeysTable } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
 import type { Clock } from '../lib/clock.ts';
+import { createHeartbeat } from '../lib/heartbeat.ts';
 import { newAttemptId } from '../lib/ids.ts';
 import { errors } from '../contract/errors.ts';
 
@@ -51,6 +56,8 @@ export interface IdempotencyStore {
    */
   attachAnswer(trx: DbTx, claim: ClaimRef, resourceId: string, status: number, body: string): Promise<void>;
   complete(claim: ClaimRef, status: number, body: string): Promise<void>;
+  /** The request holding `claim` is over (its answer was stored with the resource): stop renewing it. */
+  forget(claim: ClaimRef): void;
   /**
    * Gives the key up (the response is not one to replay: 5xx). A key that already names what it created
    * stays, unlocked, so the next request with it is answered with that resource.
@@ -102,8 +109,54 @@ const completeQuery = prepare<[number, string, string, string, string]>(5, (db, 
     .where('claim_id', '=', claimId),
 );
 
-export function createIdempotencyStore(deps: { write: Writer['write']; clock: Clock; leaseMs: number }): IdempotencyStore {
+export interface IdempotencyStoreDeps {
+  write: Writer['write'];
+  /** For the single-statement writes (the claim of a fresh key, renewals, storing the answer); default write. */
+  writeOne?: Writer['writeOne'];
+  clock: Clock;
+  /** How long a claim stays locked after its process stops renewing it. */
+  leaseMs: number;
+  /** A claim held longer than this is no longer renewed (a request cannot run that long). */
+  maxHoldMs: number;
+  onRenewError?: (err: unknown) => void;
+}
+
+export function createIdempotencyStore(deps: IdempotencyStoreDeps): IdempotencyStore {
   const { write, clock, leaseMs } = deps;
+  const writeOne = deps.writeOne ?? write;
+  const heldSince = new Map<string, number>();
+  const heartbeat = createHeartbeat({
+    everyMs: Math.floor(leaseMs / 3),
+    renew: async (held) => {
+      const now = clock.now();
+      const live = held.filter((h) => now - (heldSince.get(h.id) ?? now) <= deps.maxHoldMs);
+      if (live.length === 0) return new Set();
+      const refs = live.map((h) => h.ref.split('\n') as [string, string]);
+      const rows = await writeOne((trx) =>
+        trx
+          .updateTable('idempotency_keys')
+          .set({ locked_until: now + leaseMs })
+          .where('api_key_id', 'in', [...new Set(refs.map((r) => r[0]))])
+          .where('key', 'in', refs.map((r) => r[1]))
+          .where('claim_id', 'in', live.map((h) => h.id))
+          .where('state', '=', 'in_flight')
+          .returning('claim_id')
+          .execute(),
+      );
+      return new Set(rows.map((r) => r.claim_id));
+    },
+    onError: (err) => deps.onRenewError?.(err),
+    lost: () => new Error('the idempotency claim was taken over'),
+  });
+  const hold = (apiKeyId: string, key: string, claimId: string) => {
+    heldSince.set(claimId, clock.now());
+    // Nobody listens for a lost claim: every write after it is fenced on the claim id anyway.
+    heartbeat.add(claimId, `${apiKeyId}\n${key}`).addEventListener('abort', () => heldSince.delete(claimId), { once: true });
+  };
+  const letGo = (claimId: string) => {
+    heldSince.delete(claimId);
+    heartbeat.remove(claimId);
+  };
   const byKey = (trx: DbTx, apiKeyId: string, key: string) =>
     trx.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', apiKeyId).where('key', '=', key);
 
@@ -158,7 +211,18 @@ export function createIdempotencyStore(deps: { write: Writer['write']; clock: Cl
     });
 
   return {
-    claim: claimIn,
+    async claim(apiKeyId, key, requestHash, ttlMs = IDEMPOTENCY_TTL_MS) {
+      // Usually the key is new: one insert, a transaction of its own. Only a key already there needs
+      // the read-and-decide of claimIn.
+      const inserted = await writeOne((trx) => insertClaim(trx, apiKeyId, key, requestHash, clock.now(), ttlMs));
+      const c: Claim = inserted ? { kind: 'claimed', claimId: inserted } : await claimIn(apiKeyId, key, requestHash, ttlMs);
+      if (c.kind === 'claimed' || c.kind === 'recovered') hold(apiKeyId, key, c.claimId);
+      return c;
+    },
+
+    forget(claim) {
+      letGo(claim.claimId);
+    },
 
     async attachResource(trx, claim, resourceId) {
       const r = await attachQuery.execute(trx, resourceId, claim.apiKeyId, claim.key, claim.claimId);
@@ -171,10 +235,12 @@ export function createIdempotencyStore(deps: { write: Writer['write']; clock: Cl
     },
 
     async complete(claim, status, body) {
-      await write((trx) => completeQuery.execute(trx, status, body, claim.apiKeyId, claim.key, claim.claimId));
+      letGo(claim.claimId);
+      await writeOne((trx) => completeQuery.execute(trx, status, body, claim.apiKeyId, claim.key, claim.claimId));
     },
 
     async release(claim) {
+      letGo(claim.claimId);
       await write(async (trx) => {
         const gone = await trx
           .deleteFrom('idempotency_keys')

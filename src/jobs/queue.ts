@@ -1,5 +1,5 @@
-// One small queue interface with two implementations: a table poller on SQLite and pg-boss on
-// PostgreSQL. Jobs are triggers, not state: the rows they point at (targets, deliveries) hold the truth,
+// One small queue interface, implemented on the `jobs` table of either database (table-queue.ts). Jobs
+// are triggers, not state: the rows they point at (targets, deliveries) hold the truth,
 // so every handler is idempotent and a job delivered twice does no harm.
 import type { DbTx } from '../db/schema.ts';
 
@@ -29,36 +29,33 @@ export type JobHandler<Q extends QueueName> = (payload: JobCatalog[Q]) => Promis
 export interface QueuePolicy {
   /** Jobs of this queue run at most this many at once per process. */
   concurrency: number;
-  /** A claimed job whose worker vanished is handed out again after this long. */
+  /** A claimed job whose worker vanished is handed out again after this long (renewed while it runs). */
   leaseMs: number;
-  /**
-   * pg-boss wakes idle workers only for jobs that are runnable when they are sent; a job dated later is
-   * found by polling, every 30 s unless this says sooner. Set where a job's due time must be kept closely.
-   */
-  maxPollSeconds?: number;
 }
 
 export type QueuePolicies = Record<QueueName, QueuePolicy>;
 
 /**
- * A publish job's lease is the target's attempt lease. A job can outlive it (a video still processing
- * at the platform) and be handed out a second time; that is harmless: each target's claim lets one
- * attempt through, and the second run finds it taken and looks again when that lease would end. What
- * notices a dead worker is the attempt lease (heartbeat, recovery sweep), not the job lease. All
- * queues hold jobs dated in the future (schedules, back-offs, webhook retries due 5 s after a
- * failure), which only polling finds: at least every second.
+ * A publish job's lease is the target's attempt lease, and both are renewed while the work runs, so a
+ * job is handed out again only when its worker died. That is harmless even so: each target's claim lets
+ * one attempt through. What notices a dead worker's targets is the attempt lease (heartbeat, recovery
+ * sweep), not the job lease.
+ *
+ * `concurrency` (HERALD_WORKER_CONCURRENCY) is what one process runs at once of each publishing queue and
+ * of webhook deliveries: the work waits on platforms and receivers, not on this process, so it can be
+ * high; a publish-post job runs each of its post's targets at once.
  */
-export function queuePolicies(publishLeaseMs: number): QueuePolicies {
+export function queuePolicies(publishLeaseMs: number, concurrency = 64): QueuePolicies {
   return {
-    'publish-post': { concurrency: 16, leaseMs: publishLeaseMs, maxPollSeconds: 1 },
-    'publish-target': { concurrency: 32, leaseMs: publishLeaseMs, maxPollSeconds: 1 },
-    'publish-comment': { concurrency: 8, leaseMs: publishLeaseMs, maxPollSeconds: 1 },
-    'deliver-webhook': { concurrency: 16, leaseMs: 60_000, maxPollSeconds: 1 },
+    'publish-post': { concurrency, leaseMs: publishLeaseMs },
+    'publish-target': { concurrency, leaseMs: publishLeaseMs },
+    'publish-comment': { concurrency: Math.max(1, Math.ceil(concurrency / 4)), leaseMs: publishLeaseMs },
+    'deliver-webhook': { concurrency, leaseMs: 60_000 },
   };
 }
 
 export interface JobQueue {
-  readonly kind: 'table' | 'pg-boss';
+  readonly kind: 'table';
   /** Adds jobs inside the caller's transaction: they exist if and only if it commits. */
   enqueue(trx: DbTx, jobs: EnqueueJob[]): Promise<void>;
   /** Registers the handler of a queue; call before start(). */
@@ -67,9 +64,9 @@ export interface JobQueue {
   start(): Promise<void>;
   /** Stops taking jobs and waits (bounded) for the running ones. */
   stop(): Promise<void>;
-  /** Jobs waiting, per queue (for metrics). */
+  /** Jobs due and not yet taken, per queue (for metrics). */
   depth(): Promise<Record<QueueName, number>>;
-  /** Hints that jobs were just committed, so an idle poller looks now rather than at its next tick. */
+  /** Hints that jobs were just committed (the table queue is woken by enqueue itself; kept for callers). */
   nudge(): void;
 }
 

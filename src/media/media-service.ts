@@ -167,7 +167,10 @@ export function createMediaService(deps: MediaServiceDeps) {
         claim = { apiKeyId, key: idemKey, claimId: c.claimId };
       }
       try {
-        return { status: 201, body: await commit(apiKeyId, id, key, input.filename, input.altText ?? null, ingested, claim) };
+        const body = await commit(apiKeyId, id, key, input.filename, input.altText ?? null, ingested, claim);
+        // The answer was stored with the media item: the claim needs no more renewing.
+        if (claim) idempotency.forget(claim);
+        return { status: 201, body };
       } catch (err) {
         if (claim && !claim.answered) await idempotency.release(claim).catch(() => {});
         throw err;

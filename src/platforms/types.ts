@@ -40,6 +40,16 @@ export interface PlatformFailure {
 
 export type Outcome<T extends object> = ({ ok: true } & T) | PlatformFailure;
 
+/**
+ * A 404 names a route or resource the host does not have: a wrong API URL setting (or, with split roles,
+ * a worker calling a sandbox that is not there), a deleted post. Whatever its body says, it is never an
+ * expired token: that would mark the account for reconnecting when nothing is wrong with it. Every
+ * adapter's error mapping passes its category through this.
+ */
+export function notAuthOn404(status: number, category: FailureCategory): FailureCategory {
+  return status === 404 && category === 'auth_expired' ? 'platform_unavailable' : category;
+}
+
 export function failure(
   category: FailureCategory,
   message: string,

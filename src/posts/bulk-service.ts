@@ -146,9 +146,18 @@ export function createBulkService(deps: {
       claim = { apiKeyId, key, claimId: c.claimId };
     }
     const { plan } = checked;
-    const { composed, answer } = await posts.store(apiKeyId, checked.body, plan, now, claim, checked.library);
+    let stored;
+    try {
+      stored = await posts.store(apiKeyId, checked.body, plan, now, claim, checked.library);
+    } catch (err) {
+      // Not renewed any more: the key is free again within a lease.
+      if (claim) idempotency.forget(claim);
+      throw err;
+    }
+    const { composed, answer } = stored;
     const id = composed.post.id as string;
     if (claim && !answer) await idempotency.complete(claim, 201, JSON.stringify({ id }));
+    else if (claim) idempotency.forget(claim);
     // A row that publishes now starts at once; the import does not wait for it (its status says so).
     if (plan.mode === 'now') publisher.startNow(id, composed.targets.map((t) => t.id));
     return { index, valid: true, id, status: composed.post.status as string };

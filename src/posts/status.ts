@@ -1,9 +1,15 @@
 // A post's status follows from its targets (API.md section 5). Kept pure so every write path agrees, and
 // one function writes it (settlePostStatus), so every path also announces post.completed the same way.
 import type { DbTx } from '../db/schema.ts';
-import type { PostRow, PostStatus, TargetStatus } from '../db/schema.ts';
+import type { PostRow, PostStatus, TargetRow, TargetStatus } from '../db/schema.ts';
 import { postCompleted, type CatalogEvent } from '../events/catalog.ts';
 import { presentTarget } from './present.ts';
+import { prepare } from '../db/prepared.ts';
+
+// Written whenever a post's status moves (every claim and write-back): built and compiled once.
+const setStatus = prepare<[PostStatus, number, number | null, string]>(4, (db, status, updatedAt, publishedAt, postId) =>
+  db.updateTable('posts').set({ status, updated_at: updatedAt, published_at: publishedAt }).where('id', '=', postId),
+);
 
 export interface TargetState {
   status: TargetStatus;
@@ -29,14 +35,15 @@ export const FINAL_POST_STATUSES: ReadonlySet<PostStatus> = new Set(['published'
 
 /**
  * Recomputes a post's status from its targets inside the caller's transaction, and returns the events
- * the change announces (post.completed when it becomes final).
+ * the change announces (post.completed when it becomes final). `known`: the post's targets as this
+ * transaction left them, when the caller has them (read under the post's lock); else they are read.
  */
-export async function settlePostStatus(trx: DbTx, post: PostRow, now: number): Promise<CatalogEvent[]> {
-  const targets = await trx.selectFrom('post_targets').selectAll().where('post_id', '=', post.id).orderBy('position').execute();
+export async function settlePostStatus(trx: DbTx, post: PostRow, now: number, known?: readonly TargetRow[]): Promise<CatalogEvent[]> {
+  const targets = known ?? (await trx.selectFrom('post_targets').selectAll().where('post_id', '=', post.id).orderBy('position').execute());
   const status = derivePostStatus(post, targets, now);
   if (status === post.status) return [];
   const becameFinal = FINAL_POST_STATUSES.has(status) && !FINAL_POST_STATUSES.has(post.status);
   const publishedAt = becameFinal && targets.some((t) => t.status === 'published') ? now : post.published_at;
-  await trx.updateTable('posts').set({ status, updated_at: now, published_at: publishedAt }).where('id', '=', post.id).execute();
+  await setStatus.execute(trx, status, now, publishedAt, post.id);
   return becameFinal ? [postCompleted({ postId: post.id, status, platforms: targets.map(presentTarget) })] : [];
 }

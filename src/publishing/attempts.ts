@@ -5,7 +5,7 @@
 import type { DbTx } from '../db/schema.ts';
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db/dialect.ts';
-import { forUpdate } from '../db/dialect.ts';
+import { prepare } from '../db/prepared.ts';
 import type { Database, PostRow, TargetRow, TargetUpdate } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
 import { newAttemptId } from '../lib/ids.ts';
@@ -32,6 +32,11 @@ export type Claim =
       post: PostRow;
       /** When the attempt being reconciled started (bounds the platform-side search). */
       reconcileFrom: number | null;
+      /**
+       * Taken over from an attempt whose process vanished: when that attempt's lease ran out. A call it
+       * had in flight may still be answered by the platform for a while after.
+       */
+      vanishedLeaseEnd: number | null;
       /** Seconds late against scheduledFor, on a scheduled target's first attempt. */
       lateness: number | null;
     };
@@ -54,58 +59,131 @@ export type Finish =
 
 const FINAL_TARGET = new Set(['published', 'failed']);
 
+// Run for every attempt, twice (claim and write-back): built and compiled once (see db/prepared.ts). The
+// post's row is locked on PostgreSQL; SQLite's one writer already excludes every other transaction.
+const postById = (locked: boolean) =>
+  prepare<[string], PostRow>(1, (db, postId) => {
+    const q = db.selectFrom('posts').selectAll().where('id', '=', postId);
+    return locked ? q.forUpdate() : q;
+  });
+const postOfTarget = (locked: boolean) =>
+  prepare<[string], PostRow>(1, (db, targetId) => {
+    const q = db
+      .selectFrom('posts')
+      .selectAll()
+      .where('id', '=', db.selectFrom('post_targets').select('post_id').where('post_targets.id', '=', targetId));
+    return locked ? q.forUpdate() : q;
+  });
+const LOCK_POST = {
+  sqlite: { byPost: postById(false), byTarget: postOfTarget(false) },
+  postgres: { byPost: postById(true), byTarget: postOfTarget(true) },
+};
+const targetsOfPost = prepare<[string], TargetRow>(1, (db, postId) => db.selectFrom('post_targets').selectAll().where('post_id', '=', postId).orderBy('position'));
+
 export function createAttemptsStore(deps: {
   db: Kysely<Database>;
   write: Writer['write'];
+  /** For the single-statement writes (heartbeats, checkpoints); default write. */
+  writeOne?: Writer['writeOne'];
   dialect: DialectName;
   queue: JobQueue;
   outbox: Outbox;
   leaseMs: number;
 }) {
   const { db, write, dialect, queue, outbox, leaseMs } = deps;
+  const writeOne = deps.writeOne ?? write;
 
-  async function lockPost(trx: DbTx, postId: string) {
-    return forUpdate(dialect, trx.selectFrom('posts').selectAll().where('id', '=', postId)).executeTakeFirst();
+  /**
+   * A post, its row locked (PostgreSQL), and all its targets: what a claim or a write-back decides from,
+   * in two statements. Every change of a target's status locks its post first, so the targets read here
+   * stay as they are until this transaction ends. Found by the post's id, or by one of its targets'.
+   */
+  async function lockPost(trx: DbTx, by: { postId: string } | { targetId: string }): Promise<{ post: PostRow; targets: TargetRow[] } | null> {
+    const lock = LOCK_POST[dialect];
+    const [post] = ('postId' in by ? await lock.byPost.execute(trx, by.postId) : await lock.byTarget.execute(trx, by.targetId)).rows;
+    if (!post) return null;
+    const { rows: targets } = await targetsOfPost.execute(trx, post.id);
+    return { post, targets };
   }
 
+  /** The targets as they are once `targetId` got `update`. */
+  const withUpdate = (targets: TargetRow[], targetId: string, update: TargetUpdate) =>
+    targets.map((t) => (t.id === targetId ? ({ ...t, ...update } as TargetRow) : t));
+
+  type Decision = Exclude<Claim, { kind: 'claimed' }> | { kind: 'claim'; update: TargetUpdate; mode: 'publish' | 'reconcile'; reconcileFrom: number | null; vanishedLeaseEnd: number | null };
+
+  /** What claiming `target` of `post` now means (pure): nothing to do, later, or the update that claims it. */
+  function decide(post: PostRow, target: TargetRow, now: number): Decision {
+    if (post.is_draft === 1) return { kind: 'gone' };
+    if (FINAL_TARGET.has(target.status)) return { kind: 'final' };
+    let mode: 'publish' | 'reconcile' = target.needs_reconcile > 0 ? 'reconcile' : 'publish';
+    let reconcileFrom: number | null = mode === 'reconcile' ? target.attempt_started_at : null;
+    let vanishedLeaseEnd: number | null = null;
+    const update: TargetUpdate = { status: 'publishing', attempt_id: newAttemptId(), lease_expires_at: now + leaseMs, holds_limit_slot: 0, updated_at: now };
+    if (target.status === 'publishing') {
+      if ((target.lease_expires_at ?? 0) > now) return { kind: 'busy', until: target.lease_expires_at! };
+      // The attempt that held it vanished mid-call: whatever it sent must be found before anything else.
+      mode = 'reconcile';
+      reconcileFrom = target.attempt_started_at;
+      vanishedLeaseEnd = target.lease_expires_at;
+      update.needs_reconcile = Math.max(1, target.needs_reconcile);
+    } else {
+      if (target.next_attempt_at === null) return { kind: 'gone' };
+      if (target.next_attempt_at > now + 50) return { kind: 'not_due', at: target.next_attempt_at };
+      update.attempts = target.attempts + 1;
+      // A reconcile searches from the attempt whose outcome is unknown: that start time is kept.
+      if (mode === 'publish') update.attempt_started_at = now;
+    }
+    return { kind: 'claim', update, mode, reconcileFrom, vanishedLeaseEnd };
+  }
+
+  /** Claims the given targets of a locked post in the caller's transaction; the post's status follows once. */
+  async function claimIn(trx: DbTx, found: { post: PostRow; targets: TargetRow[] }, targetIds: string[], now: number): Promise<Map<string, Claim>> {
+    const { post } = found;
+    let targets = found.targets;
+    const out = new Map<string, Claim>();
+    for (const targetId of targetIds) {
+      const target = targets.find((t) => t.id === targetId);
+      const d: Decision = target ? decide(post, target, now) : { kind: 'gone' };
+      if (d.kind !== 'claim') {
+        out.set(targetId, d);
+        continue;
+      }
+      await trx.updateTable('post_targets').set(d.update).where('id', '=', targetId).execute();
+      targets = withUpdate(targets, targetId, d.update);
+      const lateness = target!.attempts === 0 && post.scheduled_for !== null ? Math.max(0, now - post.scheduled_for) / 1000 : null;
+      const claimed = { ...target!, ...d.update } as TargetRow;
+      out.set(targetId, { kind: 'claimed', attemptId: d.update.attempt_id!, mode: d.mode, target: claimed, post, reconcileFrom: d.reconcileFrom, vanishedLeaseEnd: d.vanishedLeaseEnd, lateness });
+    }
+    if (targets !== found.targets) await settlePostStatus(trx, post, now, targets);
+    return out;
+  }
 
   return {
     async claim(targetId: string, now: number): Promise<Claim> {
       return write(async (trx): Promise<Claim> => {
-        const ref = await trx.selectFrom('post_targets').select('post_id').where('id', '=', targetId).executeTakeFirst();
-        if (!ref) return { kind: 'gone' };
-        const post = await lockPost(trx, ref.post_id);
-        const target = await trx.selectFrom('post_targets').selectAll().where('id', '=', targetId).executeTakeFirst();
-        if (!post || !target || post.is_draft === 1) return { kind: 'gone' };
-        if (FINAL_TARGET.has(target.status)) return { kind: 'final' };
+        const found = await lockPost(trx, { targetId });
+        if (!found) return { kind: 'gone' };
+        return (await claimIn(trx, found, [targetId], now)).get(targetId)!;
+      });
+    },
 
-        let mode: 'publish' | 'reconcile' = target.needs_reconcile > 0 ? 'reconcile' : 'publish';
-        let reconcileFrom: number | null = mode === 'reconcile' ? target.attempt_started_at : null;
-        const update: TargetUpdate = { status: 'publishing', attempt_id: newAttemptId(), lease_expires_at: now + leaseMs, holds_limit_slot: 0, updated_at: now };
-        if (target.status === 'publishing') {
-          if ((target.lease_expires_at ?? 0) > now) return { kind: 'busy', until: target.lease_expires_at! };
-          // The attempt that held it vanished mid-call: whatever it sent must be found before anything else.
-          mode = 'reconcile';
-          reconcileFrom = target.attempt_started_at;
-          update.needs_reconcile = Math.max(1, target.needs_reconcile);
-        } else {
-          if (target.next_attempt_at === null) return { kind: 'gone' };
-          if (target.next_attempt_at > now + 50) return { kind: 'not_due', at: target.next_attempt_at };
-          update.attempts = target.attempts + 1;
-          // A reconcile searches from the attempt whose outcome is unknown: that start time is kept.
-          if (mode === 'publish') update.attempt_started_at = now;
-        }
-        await trx.updateTable('post_targets').set(update).where('id', '=', targetId).execute();
-        const claimed = { ...target, ...update } as TargetRow;
-        await settlePostStatus(trx, post, now);
-        const lateness = target.attempts === 0 && post.scheduled_for !== null ? Math.max(0, now - post.scheduled_for) / 1000 : null;
-        return { kind: 'claimed', attemptId: update.attempt_id!, mode, target: claimed, post, reconcileFrom, lateness };
+    /**
+     * Claims every open target of a post at once (the publish-post job): one transaction for the post
+     * however many targets it has. Returns each open target's claim.
+     */
+    async claimPost(postId: string, now: number): Promise<Map<string, Claim>> {
+      return write(async (trx) => {
+        const found = await lockPost(trx, { postId });
+        if (!found) return new Map();
+        const open = found.targets.filter((t) => t.status === 'pending' || t.status === 'publishing').map((t) => t.id);
+        return claimIn(trx, found, open, now);
       });
     },
 
     /** Saves a checkpoint and extends the lease; throws StaleAttemptError when the attempt lost the target. */
     async checkpoint(targetId: string, attemptId: string, checkpoint: Record<string, unknown> | null, now: number): Promise<void> {
-      const r = await write((trx) =>
+      const r = await writeOne((trx) =>
         trx
           .updateTable('post_targets')
           .set({ lease_expires_at: now + leaseMs, updated_at: now, ...(checkpoint ? { checkpoint: JSON.stringify(checkpoint) } : {}) })
@@ -117,20 +195,34 @@ export function createAttemptsStore(deps: {
       if (Number(r.numUpdatedRows) !== 1) throw new StaleAttemptError();
     },
 
+    /**
+     * The heartbeat of every attempt of a process, in one statement: extends the leases of those that
+     * still own their targets and returns their attempt ids (a missing one lost its target).
+     */
+    async renew(held: { attemptId: string; targetId: string }[], now: number): Promise<Set<string>> {
+      if (held.length === 0) return new Set();
+      // Found by target id (the key); an attempt id is unique, so a row matching both lists is one of the pairs.
+      const rows = await writeOne((trx) =>
+        trx
+          .updateTable('post_targets')
+          .set({ lease_expires_at: now + leaseMs, updated_at: now })
+          .where('id', 'in', held.map((h) => h.targetId))
+          .where('attempt_id', 'in', held.map((h) => h.attemptId))
+          .where('status', '=', 'publishing')
+          .returning('attempt_id')
+          .execute(),
+      );
+      return new Set(rows.map((r) => r.attempt_id!));
+    },
+
     /** Ends an attempt. Returns false (and writes nothing) when the attempt no longer owns the target. */
     async finish(targetId: string, attemptId: string, result: Finish, now: number): Promise<{ owned: boolean; postId?: string }> {
       return write(async (trx) => {
-        const ref = await trx.selectFrom('post_targets').select('post_id').where('id', '=', targetId).executeTakeFirst();
-        if (!ref) return { owned: false };
-        const post = await lockPost(trx, ref.post_id);
-        const target = await trx
-          .selectFrom('post_targets')
-          .selectAll()
-          .where('id', '=', targetId)
-          .where('attempt_id', '=', attemptId)
-          .where('status', '=', 'publishing')
-          .executeTakeFirst();
-        if (!post || !target) return { owned: false };
+        const found = await lockPost(trx, { targetId });
+        // Fenced: only the attempt that owns the target writes its result.
+        const target = found?.targets.find((t) => t.id === targetId && t.attempt_id === attemptId && t.status === 'publishing');
+        if (!found || !target) return { owned: false };
+        const { post } = found;
 
         const released = { attempt_id: null, lease_expires_at: null, holds_limit_slot: 0, updated_at: now };
         const events: CatalogEvent[] = [];
@@ -175,7 +267,7 @@ export function createAttemptsStore(deps: {
         }
         await trx.updateTable('post_targets').set(update).where('id', '=', targetId).execute();
         if (result.kind === 'published' && result.firstComment) await scheduleFirstComment(trx, queue, targetId, now);
-        events.push(...(await settlePostStatus(trx, post, now)));
+        events.push(...(await settlePostStatus(trx, post, now, withUpdate(found.targets, targetId, update))));
         if (result.kind === 'retry' || result.kind === 'reconcile' || result.kind === 'defer') {
           await queue.enqueue(trx, [{ queue: 'publish-target', payload: { targetId }, runAt: result.at }]);
         }
@@ -189,18 +281,6 @@ export function createAttemptsStore(deps: {
     async revisit(targetIds: string[], at: number): Promise<void> {
       if (targetIds.length === 0) return;
       await write((trx) => queue.enqueue(trx, targetIds.map((targetId) => ({ queue: 'publish-target' as const, payload: { targetId }, runAt: at }))));
-    },
-
-    /** Targets of a post that may still need work (the publish-post job runs each of them). */
-    async openTargets(postId: string): Promise<string[]> {
-      const rows = await db
-        .selectFrom('post_targets')
-        .select('id')
-        .where('post_id', '=', postId)
-        .where('status', 'in', ['pending', 'publishing'])
-        .orderBy('position')
-        .execute();
-      return rows.map((r) => r.id);
     },
 
     async targetStatuses(postId: string): Promise<{ status: string; nextAttemptAt: number | null }[]> {

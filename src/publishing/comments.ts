@@ -12,6 +12,7 @@ import type { Writer } from '../db/writer.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newAttemptId } from '../lib/ids.ts';
+import { createHeartbeat } from '../lib/heartbeat.ts';
 import { fromJson } from '../lib/json.ts';
 import type { Platform, PlatformRegistry } from '../platforms/registry.ts';
 import { failure, StaleAttemptError, type CommentRequest, type PlatformFailure } from '../platforms/types.ts';
@@ -33,6 +34,8 @@ type CommentFinish =
 export function createCommentRunner(deps: {
   db: Kysely<Database>;
   write: Writer['write'];
+  /** For the single-statement writes (heartbeats, checkpoints); default write. */
+  writeOne?: Writer['writeOne'];
   clock: Clock;
   log: Logger;
   queue: JobQueue;
@@ -42,6 +45,27 @@ export function createCommentRunner(deps: {
   leaseMs: number;
 }) {
   const { db, write, clock, log, queue, adapters, credentials, policy, leaseMs } = deps;
+  const writeOne = deps.writeOne ?? write;
+  // A comment call may outlast the lease (up to the platform time-out): its lease is renewed meanwhile.
+  const heartbeat = createHeartbeat({
+    everyMs: Math.floor(leaseMs / 3),
+    renew: async (held) => {
+      const now = clock.now();
+      const rows = await writeOne((trx) =>
+        trx
+          .updateTable('post_targets')
+          .set({ comment_lease_expires_at: now + leaseMs })
+          .where('id', 'in', held.map((h) => h.ref))
+          .where('comment_attempt_id', 'in', held.map((h) => h.id))
+          .where('comment_status', '=', 'publishing')
+          .returning('comment_attempt_id')
+          .execute(),
+      );
+      return new Set(rows.map((r) => r.comment_attempt_id!));
+    },
+    onError: (err) => log.warn({ err }, 'could not renew first-comment leases; trying again'),
+    lost: () => new StaleAttemptError(),
+  });
 
   type Claimed =
     | null
@@ -82,7 +106,7 @@ export function createCommentRunner(deps: {
   }
 
   async function saveCheckpoint(targetId: string, attemptId: string, checkpoint: Record<string, unknown> | null, now: number) {
-    const r = await write((trx) =>
+    const r = await writeOne((trx) =>
       trx
         .updateTable('post_targets')
         .set({ comment_lease_expires_at: now + leaseMs, ...(checkpoint ? { comment_checkpoint: JSON.stringify(checkpoint) } : {}) })
@@ -192,15 +216,19 @@ export function createCommentRunner(deps: {
         return;
       }
       let result: CommentFinish;
+      heartbeat.add(claimed.attemptId, targetId);
       try {
         result = await run(claimed.target, claimed.post, claimed.attemptId);
       } catch (err) {
-        if (err instanceof StaleAttemptError) return;
+        if (err instanceof StaleAttemptError) {
+          heartbeat.remove(claimed.attemptId);
+          return;
+        }
         log.error({ err, targetId }, 'first comment attempt failed unexpectedly');
         // It may have reached the platform: ask before sending again.
         result = onFailure(failure('outcome_unknown', 'internal error while posting the first comment'), claimed.target.comment_attempts, claimed.target.comment_needs_reconcile);
       }
-      await finish(targetId, claimed.attemptId, result);
+      await finish(targetId, claimed.attemptId, result).finally(() => heartbeat.remove(claimed.attemptId));
       log.info({ targetId, result: result.kind }, 'first comment attempt finished');
     },
 

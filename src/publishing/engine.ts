@@ -6,7 +6,9 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { CredentialsService, Credentials } from '../accounts/credentials.ts';
 import type { AccountRow, Database, PostRow, TargetRow } from '../db/schema.ts';
+import { prepare } from '../db/prepared.ts';
 import { settleWithin, type Clock } from '../lib/clock.ts';
+import { createHeartbeat } from '../lib/heartbeat.ts';
 import { fromJson } from '../lib/json.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { PostSettings } from '../posts/post-settings.ts';
@@ -30,13 +32,16 @@ export interface EngineDeps {
   metrics: Metrics;
   policy: RetryPolicy;
   leaseMs: number;
+  /** The time-out of one platform call (HERALD_PLATFORM_TIMEOUT_MS). */
+  callTimeoutMs: number;
   /** How often a waiting publishNow request re-reads target statuses written by other processes. */
   settlePollMs?: number;
   /** Library media: the file (or fitted rendition) and URL each library item really sends, with its alt text. */
   media?: MediaPreparer;
 }
 
-type Claimed = Extract<Awaited<ReturnType<AttemptsStore['claim']>>, { kind: 'claimed' }>;
+type Claim = Awaited<ReturnType<AttemptsStore['claim']>>;
+type Claimed = Extract<Claim, { kind: 'claimed' }>;
 
 interface Progress {
   /** A platform call began: after a crash from here on, the outcome is unknown. */
@@ -57,24 +62,30 @@ function publishContent(post: PostRow, target: TargetRow) {
   });
 }
 
+// Read by every attempt: built and compiled once (see db/prepared.ts).
+const accountOf = prepare<[string, string, string], AccountRow>(3, (db, apiKeyId, platform, accountId) =>
+  db.selectFrom('accounts').selectAll().where('api_key_id', '=', apiKeyId).where('platform', '=', platform).where('account_id', '=', accountId),
+);
+
 export function createPublishingEngine(deps: EngineDeps) {
   const { db, clock, log, attempts, limits, adapters, credentials, metrics, policy, leaseMs } = deps;
   const settlePollMs = deps.settlePollMs ?? 250;
   const waiters = new Map<string, Set<() => void>>();
   const running = new Set<Promise<void>>();
+  // Every attempt of this process renews its lease in one statement, three times a lease.
+  const heartbeat = createHeartbeat({
+    everyMs: Math.floor(leaseMs / 3),
+    renew: async (held) => attempts.renew(held.map((h) => ({ attemptId: h.id, targetId: h.ref })), clock.now()),
+    onError: (err) => log.warn({ err }, 'could not renew publish leases; trying again'),
+    lost: () => new StaleAttemptError(),
+  });
 
   function notify(postId: string) {
     for (const wake of waiters.get(postId) ?? []) wake();
   }
 
   async function loadAccount(target: TargetRow): Promise<AccountRow | undefined> {
-    return db
-      .selectFrom('accounts')
-      .selectAll()
-      .where('api_key_id', '=', target.api_key_id)
-      .where('platform', '=', target.platform)
-      .where('account_id', '=', target.account_id)
-      .executeTakeFirst();
+    return (await accountOf.execute(db, target.api_key_id, target.platform, target.account_id)).rows[0];
   }
 
   /** Decides what a failure means for the target (retry, reconcile later, or final). */
@@ -91,7 +102,7 @@ export function createPublishingEngine(deps: EngineDeps) {
     return { kind: 'failed', code: f.category, message: f.message };
   }
 
-  async function runAttempt(c: Claimed, progress: Progress): Promise<Finish> {
+  async function runAttempt(c: Claimed, progress: Progress, signal: AbortSignal): Promise<Finish> {
     const { target, post } = c;
     const platform = target.platform as Platform;
     const adapter = adapters[platform];
@@ -105,27 +116,10 @@ export function createPublishingEngine(deps: EngineDeps) {
       return cred.disconnected ? { kind: 'failed', code: 'auth_expired', message: cred.failure.message } : onFailure(cred.failure, target, 0);
     }
 
-    const abort = new AbortController();
-    const heartbeat = setInterval(() => {
-      attempts.checkpoint(target.id, c.attemptId, null, clock.now()).catch((err: unknown) => {
-        if (err instanceof StaleAttemptError) abort.abort(err);
-      });
-    }, Math.max(50, Math.floor(leaseMs / 3)));
-    heartbeat.unref();
-
     let prepared = publishContent(post, target);
     if (deps.media) {
-      let p;
-      try {
-        p = await deps.media.prepare(target.api_key_id, platform, prepared);
-      } catch (err) {
-        clearInterval(heartbeat);
-        throw err;
-      }
-      if (!p.ok) {
-        clearInterval(heartbeat);
-        return p.category === 'media_rejected' ? { kind: 'failed', code: 'media_rejected', message: p.message } : onFailure(failure(p.category, p.message), target, 0);
-      }
+      const p = await deps.media.prepare(target.api_key_id, platform, prepared);
+      if (!p.ok) return p.category === 'media_rejected' ? { kind: 'failed', code: 'media_rejected', message: p.message } : onFailure(failure(p.category, p.message), target, 0);
       prepared = p.content;
     }
     const { content, media, settings } = prepared;
@@ -142,7 +136,7 @@ export function createPublishingEngine(deps: EngineDeps) {
         request.checkpoint = checkpoint;
       },
       attemptStartedAt: c.reconcileFrom ?? target.attempt_started_at ?? clock.now(),
-      signal: abort.signal,
+      signal,
     };
 
     /** Calls the platform; after an auth failure refreshes the token once and calls again. */
@@ -164,39 +158,45 @@ export function createPublishingEngine(deps: EngineDeps) {
       return second;
     }
 
-    try {
-      if (c.mode === 'reconcile') {
-        // Until the platform answers, the target keeps needing reconciliation: a transient failure here
-        // must never turn into a plain retry that would send again.
-        const askings = Math.max(1, target.needs_reconcile);
-        progress.platformCalled = true;
-        const r = await withRefresh(() => adapter.reconcile(request));
-        if (!r.ok) {
-          const f = r as PlatformFailure;
-          return onFailure(isPermanent(f.category) ? f : failure('outcome_unknown', f.message), target, askings);
-        }
-        if (r.found === true) return { kind: 'published', platformPostId: r.platformPostId, platformPostUrl: r.platformPostUrl, firstComment };
-        if (r.found === 'unknown') return onFailure(failure('outcome_unknown', r.message), target, askings);
-        // The platform positively shows no post from the earlier attempt: publishing is safe.
-        progress.reconcileAnswered = true;
-      }
-      const slot = { targetId: target.id, attemptId: c.attemptId, platform, accountId: target.account_id };
-      const freesAt = await limits.takeSlot(slot, adapter.info.publishLimits, clock.now());
-      if (freesAt !== null) {
-        return { kind: 'defer', at: freesAt, message: `waiting for ${adapter.info.displayName}'s publishing limit for this account (until ${new Date(freesAt).toISOString()})` };
-      }
+    if (c.mode === 'reconcile') {
+      // Until the platform answers, the target keeps needing reconciliation: a transient failure here
+      // must never turn into a plain retry that would send again.
+      const askings = Math.max(1, target.needs_reconcile);
       progress.platformCalled = true;
-      const outcome = await withRefresh(() => adapter.publish(request));
-      if (outcome.ok) return { kind: 'published', platformPostId: outcome.platformPostId, platformPostUrl: outcome.platformPostUrl, firstComment };
-      return onFailure(outcome, target, 0);
-    } finally {
-      clearInterval(heartbeat);
+      const r = await withRefresh(() => adapter.reconcile(request));
+      if (!r.ok) {
+        const f = r as PlatformFailure;
+        return onFailure(isPermanent(f.category) ? f : failure('outcome_unknown', f.message), target, askings);
+      }
+      if (r.found === true) return { kind: 'published', platformPostId: r.platformPostId, platformPostUrl: r.platformPostUrl, firstComment };
+      if (r.found === 'unknown') return onFailure(failure('outcome_unknown', r.message), target, askings);
+      // A process that vanished may have had a call in flight that the platform has not finished yet:
+      // "not there" is trusted once that call can no longer be answered (its time-out after the last
+      // moment the process renewed its lease), and asked again then, without using up an asking.
+      const inFlightUntil = c.vanishedLeaseEnd === null ? null : c.vanishedLeaseEnd - leaseMs + Math.ceil(leaseMs / 3) + deps.callTimeoutMs;
+      if (inFlightUntil !== null && clock.now() < inFlightUntil) {
+        return { kind: 'reconcile', at: inFlightUntil, reconciles: askings, message: 'outcome unknown: the attempt that stopped may still be answered by the platform; checking again once it cannot' };
+      }
+      // The platform positively shows no post from the earlier attempt: publishing is safe.
+      progress.reconcileAnswered = true;
     }
+    const slot = { targetId: target.id, attemptId: c.attemptId, platform, accountId: target.account_id };
+    const freesAt = await limits.takeSlot(slot, adapter.info.publishLimits, clock.now());
+    if (freesAt !== null) {
+      return { kind: 'defer', at: freesAt, message: `waiting for ${adapter.info.displayName}'s publishing limit for this account (until ${new Date(freesAt).toISOString()})` };
+    }
+    progress.platformCalled = true;
+    const outcome = await withRefresh(() => adapter.publish(request));
+    if (outcome.ok) return { kind: 'published', platformPostId: outcome.platformPostId, platformPostUrl: outcome.platformPostUrl, firstComment };
+    return onFailure(outcome, target, 0);
   }
 
   async function processTarget(targetId: string): Promise<void> {
-    const now = clock.now();
-    const claim = await attempts.claim(targetId, now);
+    return runClaim(targetId, await attempts.claim(targetId, clock.now()));
+  }
+
+  /** Runs what a claim decided: nothing, a look later, or the attempt it claimed. */
+  async function runClaim(targetId: string, claim: Claim): Promise<void> {
     if (claim.kind === 'gone' || claim.kind === 'final') return;
     if (claim.kind === 'not_due') return attempts.revisit([targetId], claim.at);
     if (claim.kind === 'busy') return attempts.revisit([targetId], claim.until + 1000);
@@ -206,10 +206,13 @@ export function createPublishingEngine(deps: EngineDeps) {
     if (claim.lateness !== null) metrics.schedulingLateness.observe(claim.lateness);
     let result: Finish;
     const progress: Progress = { platformCalled: false, reconcileAnswered: false };
+    // Renewed from the claim until the result is written; a lost lease aborts the attempt.
+    const signal = heartbeat.add(claim.attemptId, targetId);
     try {
-      result = await runAttempt(claim, progress);
+      result = await runAttempt(claim, progress, signal);
     } catch (err) {
-      if (err instanceof StaleAttemptError) {
+      if (err instanceof StaleAttemptError || signal.aborted) {
+        heartbeat.remove(claim.attemptId);
         log.warn(ctx, 'attempt superseded by a newer one; its result is dropped');
         return;
       }
@@ -230,7 +233,7 @@ export function createPublishingEngine(deps: EngineDeps) {
     }
     const outcome = result.kind === 'published' ? 'published' : result.kind === 'failed' ? result.code : result.kind;
     metrics.publishOutcomes.inc({ platform: target.platform, outcome });
-    const written = await attempts.finish(targetId, claim.attemptId, result, clock.now());
+    const written = await attempts.finish(targetId, claim.attemptId, result, clock.now()).finally(() => heartbeat.remove(claim.attemptId));
     if (!written.owned) log.warn(ctx, 'attempt lost its target before writing back; result dropped');
     else log.info({ ...ctx, result: result.kind, ...(result.kind === 'failed' ? { errorCode: result.code } : {}) }, 'publish attempt finished');
     notify(target.post_id);
@@ -246,8 +249,9 @@ export function createPublishingEngine(deps: EngineDeps) {
 
     /** The publish-post job: every open target of the post, in parallel (each one claims itself). */
     async processPost(postId: string): Promise<void> {
-      const ids = await attempts.openTargets(postId);
-      await Promise.all(ids.map((id) => processTarget(id)));
+      // Every open target claimed in one transaction, then each attempt runs on its own.
+      const claims = await attempts.claimPost(postId, clock.now());
+      await Promise.all([...claims].map(([id, claim]) => runClaim(id, claim)));
     },
 
     /** Fallback jobs of publishNow targets run this long after creation (after a lease, if we died). */

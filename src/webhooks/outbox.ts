@@ -59,7 +59,7 @@ export function createOutbox(deps: { clock: Clock; queue: JobQueue }): Outbox {
             delivered_at: null,
           })
           .execute();
-        // No runAt: "now" in the queue's own terms, so pg-boss wakes a worker when the transaction commits.
+        // No runAt: due now, so a worker is woken when the transaction commits.
         jobs.push({ queue: 'deliver-webhook' as const, payload: { deliveryId } });
       }
       await queue.enqueue(trx, jobs);

@@ -92,16 +92,17 @@ test('expiry (injected clock): a key is replayed at 23 h; after 24 h it is free 
   assert.equal(await count(apiKey), 2);
 });
 
-test('crash between claim and insert: the dead claim is 409 while its lease lasts; after it the next request proceeds and creates one post', async () => {
+test('crash between claim and insert: the dead claim is 409 while its lease lasts (seconds); after it the next request proceeds and creates one post', async () => {
   const { key: apiKey, id: apiKeyId } = await h.newKey('crash-early');
   const k = randomUUID();
   const body = { content: 'after the crash', isDraft: true };
-  // The exact claim the lost request left behind, with the lease Herald gives (HERALD_PUBLISH_WAIT_MS + 30 s):
-  // same request hash, in flight, nothing created.
-  const leaseMs = h.runtime.config.publishWaitMs + 30_000;
-  const store = createIdempotencyStore({ write: h.runtime.db.write, clock, leaseMs });
+  // The exact claim the lost request left behind, with the lease Herald gives (HERALD_PUBLISH_LEASE_MS):
+  // same request hash, in flight, nothing created; its process is gone, so nothing renews it.
+  const leaseMs = h.runtime.config.publishLeaseMs;
+  const store = createIdempotencyStore({ write: h.runtime.db.write, clock, leaseMs, maxHoldMs: 60_000 });
   const lost = await store.claim(apiKeyId, k, requestHash(body));
   assert.equal(lost.kind, 'claimed');
+  if (lost.kind === 'claimed') store.forget({ apiKeyId, key: k, claimId: lost.claimId });
   const blocked = await create(k, body, apiKey);
   assert.equal(blocked.status, 409, 'lease still held');
   assert.equal(blocked.body.code, 'idempotency_key_in_use');

@@ -220,6 +220,8 @@ test('two workers on one database: both take scheduled posts, and every post is 
           role: 'worker',
           database,
           emulators: w.server,
+          // 16 publish-post jobs at once each, fewer than the posts due together.
+          env: { HERALD_WORKER_CONCURRENCY: '16' },
           logTo: { level: 'info', write: (line) => void (line.includes('"publish attempt finished"') && log.push(line)) },
         }),
       );
@@ -234,7 +236,7 @@ test('two workers on one database: both take scheduled posts, and every post is 
     threads.latencyMs = 200;
     const sent = tweetsSent();
     const due = new Date(Date.now() + 800).toISOString();
-    const N = 40; // more posts than one worker's 16 publish-post slots
+    const N = 40; // more posts than one worker's 16 publish-post slots (HERALD_WORKER_CONCURRENCY above)
     const ids: string[] = [];
     for (let i = 0; i < N; i++) {
       const res = await api.request('POST', '/v1/posts', { body: { content: unique(`pair ${i}`), scheduledFor: due, platforms: [targets[i % 2]!, targets[2]!] } });

@@ -23,7 +23,7 @@ function asText(value: unknown): string | null {
 }
 
 /**
- * Reads every column of every table (on PostgreSQL every schema but the system ones, pg-boss's included)
+ * Reads every column of every table (on PostgreSQL every schema but the system ones)
  * and reports where any needle appears. Also returns what was scanned, so a test can check it looked.
  */
 export async function findInDatabase(db: Db, needles: string[]): Promise<{ found: Found[]; tables: string[]; values: number }> {

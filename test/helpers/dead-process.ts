@@ -1,7 +1,7 @@
 // The rows a Herald process leaves behind when it dies mid-work, written directly, so crash tests need
 // not kill anything: whatever happens next must come from recovery (lease expiry, the recovery sweep).
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Db } from '../../src/db/database.ts';
 import type { Database } from '../../src/db/schema.ts';
 
@@ -37,12 +37,8 @@ export async function abandonAttempt(db: Kysely<Database>, postId: string, start
   return targets.map((t) => t.id);
 }
 
-/** Publish jobs a worker holds right now (claimed, not finished), in the table queue or pg-boss. */
+/** Publish jobs a worker holds right now (claimed, not finished). */
 export async function heldPublishJobs(db: Db): Promise<number> {
-  if (db.dialect === 'postgres') {
-    const r = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where state = 'active' and name like 'publish-%'`.execute(db.kysely);
-    return r.rows[0]!.n;
-  }
   const r = await db.kysely
     .selectFrom('jobs')
     .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -68,7 +68,7 @@ describe('Idempotency-Key', () => {
 describe('Idempotency store fencing', () => {
   const setup = async (name: string) => {
     const { id: apiKeyId } = await h.newKey(name);
-    const store = createIdempotencyStore({ write: h.runtime.db.write, clock, leaseMs: 1_000 });
+    const store = createIdempotencyStore({ write: h.runtime.db.write, clock, leaseMs: 1_000, maxHoldMs: 60_000 });
     return { apiKeyId, store, key: randomUUID() };
   };
   const row = (apiKeyId: string, key: string) =>
@@ -78,6 +78,8 @@ describe('Idempotency store fencing', () => {
     const { apiKeyId, store, key } = await setup('fence-slow');
     const slow = await store.claim(apiKeyId, key, 'h');
     assert.equal(slow.kind, 'claimed');
+    // Its process stalls: nothing renews the claim while the clock passes its lease.
+    store.forget({ apiKeyId, key, claimId: (slow as { claimId: string }).claimId });
     clock.advance(1_001);
     const next = await store.claim(apiKeyId, key, 'h');
     assert.equal(next.kind, 'claimed');

@@ -4,8 +4,7 @@
 // (every address form, at save and send time, is a row of test/faults/security.test.ts).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
-import { createTestDatabase, startHerald, usingPostgres, type TestDatabase, type TestHerald } from '../helpers/herald.ts';
+import { createTestDatabase, startHerald, type TestDatabase, type TestHerald } from '../helpers/herald.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 import { deleteADraft, eventually, saveSettings } from '../helpers/webhooks.ts';
 
@@ -51,11 +50,7 @@ test('events recorded by an API process are delivered by a worker started later,
   await k.updateTable('webhook_deliveries').set({ attempt_id: 'dead-worker', lease_expires_at: now - 1 }).where('id', '=', rows[0]!.id).execute();
   await k.updateTable('webhook_deliveries').set({ next_attempt_at: now - 120_000 }).where('id', '=', rows[1]!.id).execute();
   const withJob = rows[2]!.id;
-  if (usingPostgres) {
-    await sql`delete from pgboss.job where name = 'deliver-webhook' and data->>'deliveryId' <> ${withJob}`.execute(k);
-  } else {
-    await k.deleteFrom('jobs').where('queue', '=', 'deliver-webhook').where('payload', 'not like', `%${withJob}%`).execute();
-  }
+  await k.deleteFrom('jobs').where('queue', '=', 'deliver-webhook').where('payload', 'not like', `%${withJob}%`).execute();
   // Once stopped, the API process has nothing left in hand: what the receiver has now is all it sent.
   await api.close();
   assert.equal(r.received.length, 0, 'an API-only process sends nothing');

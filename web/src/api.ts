@@ -19,6 +19,12 @@ export class ApiError extends Error {
   }
 }
 
+/** GET /app/api/meta: what the dashboard shows for the platforms and webhook events this Herald has. */
+export interface Meta {
+  platforms: { platform: string; displayName: string; connect: 'oauth' | 'server_oauth' | 'password'; available: boolean }[];
+  events: string[];
+}
+
 export interface SessionInfo {
   key: { id: string; name: string; prefix: string };
   csrfToken: string;

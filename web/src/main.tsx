@@ -1,7 +1,7 @@
 // The dashboard's shell: sign-in, navigation, and the page for the address.
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { currentSession, describeError, signIn, signOut, whenSignedOut, api, type SessionInfo } from './api.ts';
+import { currentSession, describeError, signIn, signOut, whenSignedOut, api, type Meta, type SessionInfo } from './api.ts';
 import { interceptLinks, match, navigate, useLocation } from './router.ts';
 import { AccountsPage, ConnectCallbackPage } from './pages/accounts.tsx';
 import { CalendarPage } from './pages/calendar.tsx';
@@ -12,11 +12,6 @@ import { PostsPage } from './pages/posts.tsx';
 import { QueuePage } from './pages/queue.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { PageTitle } from './ui.tsx';
-
-export interface Meta {
-  platforms: { platform: string; displayName: string; connect: 'oauth' | 'server_oauth' | 'password'; available: boolean }[];
-  events: string[];
-}
 
 const NAV: [string, string][] = [
   ['Calendar', '/app/calendar'],

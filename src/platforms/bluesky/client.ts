@@ -5,6 +5,7 @@ import type { HttpResult } from '../http.ts';
 import type { AccountCredentials, PlatformFailure } from '../types.ts';
 import { failure } from '../types.ts';
 import { transportFailure, xrpcFailure } from './errors.ts';
+export { asString, isFailure } from '../answer-fields.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -58,15 +59,6 @@ export function failureOf(deps: AdapterDeps, res: HttpResult, label: string, cre
 export function serverOf(account: Pick<AccountCredentials, 'meta'>, fallback: string): string {
   const url = account.meta.serverUrl;
   return typeof url === 'string' && url ? url : fallback;
-}
-
-export function asString(v: unknown): string | undefined {
-  return typeof v === 'string' && v.length > 0 ? v : undefined;
-}
-
-/** True when `value` is a PlatformFailure. */
-export function isFailure(value: object): value is PlatformFailure {
-  return (value as { ok?: unknown }).ok === false;
 }
 
 export function missing(label: string, what: string): PlatformFailure {

@@ -5,6 +5,7 @@
 import type { AdapterDeps } from '../deps.ts';
 import type { HttpResult } from '../http.ts';
 import { DEFAULT_API_VERSION } from './info.ts';
+export { asString, asNumber } from '../answer-fields.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -105,16 +106,6 @@ export function uploadBytes(
     timeoutMs: input.timeoutMs ?? 30_000 + Math.ceil(input.bytes.byteLength / 100),
     signal: input.signal,
   });
-}
-
-export function asString(v: unknown): string | undefined {
-  return typeof v === 'string' && v.length > 0 ? v : undefined;
-}
-
-export function asNumber(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
-  return undefined;
 }
 
 export function asObject(v: unknown): Json {

@@ -4,7 +4,7 @@
 //   OAuth endpoints   {error, error_description}
 // LinkedIn's throttles send no reset header (7.9): its quotas are daily and reset at midnight UTC.
 import type { HttpResult } from '../http.ts';
-import { failure, type FailureCategory, type PlatformFailure } from '../types.ts';
+import { failure, notAuthOn404, type FailureCategory, type PlatformFailure } from '../types.ts';
 
 export interface LinkedInError {
   shape: 'rest' | 'oauth';
@@ -57,8 +57,15 @@ function isAboutMedia(err: LinkedInError): boolean {
 }
 
 export function linkedInCategory(status: number, err: LinkedInError | null): FailureCategory {
+  return notAuthOn404(status, category(status, err));
+}
+
+function category(status: number, err: LinkedInError | null): FailureCategory {
   if (status === 429) return 'rate_limited';
   if (status >= 500) return 'platform_unavailable';
+  // A resource LinkedIn does not have (its own REST.li answer) is the post's problem; a 404 in any other
+  // shape is a path the host does not have (a wrong HERALD_LINKEDIN_API_URL): passing trouble.
+  if (status === 404 && err?.shape !== 'rest') return 'platform_unavailable';
   if (err?.shape === 'oauth') return oauthCategory(err.code ?? '');
   if (status === 401 || (err?.code && AUTH_CODES.has(err.code)) || (err?.serviceErrorCode !== undefined && AUTH_SERVICE_CODES.has(err.serviceErrorCode))) {
     return 'auth_expired';
@@ -68,7 +75,6 @@ export function linkedInCategory(status: number, err: LinkedInError | null): Fai
   // A retired LinkedIn-Version: nothing wrong with the post; the operator must pin a current version.
   if (status === 426) return 'platform_unavailable';
   if (status === 413) return 'media_rejected';
-  // 404 included: a path or resource LinkedIn does not have is never an authorization problem.
   if (err && isAboutMedia(err)) return 'media_rejected';
   return 'content_rejected';
 }

@@ -2,13 +2,10 @@
 // JPEG, PNG and GIF images, MP4 videos, PDF documents), an image's pixel size, a video's duration and a
 // PDF's page count where they can be read. Pure; the emulator applies the same reading.
 
-export type LinkedInFileType = 'image/jpeg' | 'image/png' | 'image/gif' | 'video/mp4' | 'application/pdf';
+import { ascii } from '../../lib/mp4.ts';
+export { mp4DurationSec } from '../../lib/mp4.ts';
 
-function ascii(bytes: Uint8Array, start: number, length: number): string {
-  let s = '';
-  for (let i = start; i < start + length && i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
-  return s;
-}
+export type LinkedInFileType = 'image/jpeg' | 'image/png' | 'image/gif' | 'video/mp4' | 'application/pdf';
 
 export function sniffFileType(bytes: Uint8Array): LinkedInFileType | undefined {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
@@ -54,53 +51,6 @@ export function imageDimensions(bytes: Uint8Array, type: LinkedInFileType): Dime
   if (type === 'image/png') return bytes.length >= 24 ? { width: view.getUint32(16), height: view.getUint32(20) } : null;
   if (type === 'image/gif') return bytes.length >= 10 ? { width: view.getUint16(6, true), height: view.getUint16(8, true) } : null;
   if (type === 'image/jpeg') return jpegDimensions(bytes);
-  return null;
-}
-
-interface Box {
-  type: string;
-  bodyStart: number;
-  end: number;
-}
-
-function* boxes(bytes: Uint8Array, view: DataView, start: number, end: number): Generator<Box> {
-  let offset = start;
-  while (offset + 8 <= end) {
-    let size = view.getUint32(offset);
-    const type = ascii(bytes, offset + 4, 4);
-    let header = 8;
-    if (size === 1) {
-      if (offset + 16 > end) return;
-      size = Number(view.getBigUint64(offset + 8));
-      header = 16;
-    } else if (size === 0) {
-      size = end - offset;
-    }
-    if (size < header || offset + size > end) return;
-    yield { type, bodyStart: offset + header, end: offset + size };
-    offset += size;
-  }
-}
-
-/** Duration in seconds from the movie header (moov/mvhd), or null when it cannot be read. */
-export function mp4DurationSec(bytes: Uint8Array): number | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (const moov of boxes(bytes, view, 0, bytes.byteLength)) {
-    if (moov.type !== 'moov') continue;
-    for (const box of boxes(bytes, view, moov.bodyStart, moov.end)) {
-      if (box.type !== 'mvhd') continue;
-      const version = view.getUint8(box.bodyStart);
-      const fields = box.bodyStart + 4;
-      if (version === 1) {
-        if (fields + 28 > box.end) return null;
-        const timescale = view.getUint32(fields + 16);
-        return timescale > 0 ? Number(view.getBigUint64(fields + 20)) / timescale : null;
-      }
-      if (fields + 16 > box.end) return null;
-      const timescale = view.getUint32(fields + 8);
-      return timescale > 0 ? view.getUint32(fields + 12) / timescale : null;
-    }
-  }
   return null;
 }
 

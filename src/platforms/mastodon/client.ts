@@ -5,6 +5,7 @@ import type { AdapterDeps } from '../deps.ts';
 import type { HttpBody, HttpRequest, HttpResult } from '../http.ts';
 import { failure, type AccountCredentials, type PlatformFailure } from '../types.ts';
 import { callFailure, type ErrorContext } from './errors.ts';
+export { asString, isFailure } from '../answer-fields.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -61,14 +62,6 @@ export function unreadable(call: Pick<ErrorContext, 'label' | 'creates'>, status
 
 export function asObject(v: unknown): Json | undefined {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
-}
-
-export function asString(v: unknown): string | undefined {
-  return typeof v === 'string' && v.length > 0 ? v : undefined;
-}
-
-export function isFailure(value: unknown): value is PlatformFailure {
-  return typeof value === 'object' && value !== null && (value as { ok?: unknown }).ok === false;
 }
 
 /** Where an account lives: Herald's app on its server (the core attaches it), else the URL kept in its meta. */

@@ -1,6 +1,6 @@
 // Meta's Graph error envelope, shared by Facebook Pages, Instagram and Threads:
 // {"error":{"message","type","code","error_subcode","error_user_title","error_user_msg","fbtrace_id"}}
-import { failure, type FailureCategory, type PlatformFailure } from '../types.ts';
+import { failure, notAuthOn404, type FailureCategory, type PlatformFailure } from '../types.ts';
 import type { HttpResult } from '../http.ts';
 
 export interface GraphError {
@@ -76,6 +76,10 @@ export function regainAccessAt(headers: Headers | undefined, now: number): numbe
 }
 
 export function graphErrorCategory(err: GraphError, httpStatus: number): FailureCategory {
+  return notAuthOn404(httpStatus, category(err, httpStatus));
+}
+
+function category(err: GraphError, httpStatus: number): FailureCategory {
   const { code, error_subcode: sub } = err;
   if (sub !== undefined) {
     if (QUOTA_SUBCODES.has(sub)) return 'quota_exceeded';
@@ -115,8 +119,16 @@ export function graphFailure(res: HttpResult, now: number, label: string): Platf
   if (res.sent === 'unknown') return failure('outcome_unknown', `${label}: ${res.error}`);
   const err = parseGraphError(res.body);
   if (!err) {
+    // No Graph envelope: not Graph answering. A 404 then is a path the host does not have (a wrong
+    // HERALD_FACEBOOK_GRAPH_URL / HERALD_THREADS_API_URL): passing trouble, not this post's fault.
     const category: FailureCategory =
-      res.status === 429 ? 'rate_limited' : res.status >= 500 ? 'platform_unavailable' : res.status === 401 ? 'auth_expired' : 'content_rejected';
+      res.status === 429 || res.status >= 500 || res.status === 404
+        ? res.status === 429
+          ? 'rate_limited'
+          : 'platform_unavailable'
+        : res.status === 401
+          ? 'auth_expired'
+          : 'content_rejected';
     return failure(category, `${label}: HTTP ${res.status}`, {
       httpStatus: res.status,
       ...(category === 'rate_limited' ? { retryAt: regainAccessAt(res.headers, now) ?? now + DEFAULT_THROTTLE_WAIT_MS } : {}),

@@ -66,7 +66,7 @@ export async function redeemCode(
     // 100 (invalid, used or expired code; redirect_uri mismatch) and 190 mean the code itself was refused.
     // Anything else (a wrong app secret, an outage) keeps its own category.
     const f = res.failure;
-    const refused = f.platformCode !== undefined && /^(100|190)(\/|$)/.test(f.platformCode);
+    const refused = f.httpStatus !== 404 && f.platformCode !== undefined && /^(100|190)(\/|$)/.test(f.platformCode);
     return refused ? { ...f, category: 'auth_expired' } : f;
   }
   const short = str(res.body, 'access_token');

@@ -4,6 +4,7 @@ import type { AdapterDeps } from '../deps.ts';
 import type { HttpRequest } from '../http.ts';
 import { failure, type PlatformFailure } from '../types.ts';
 import { answeredFailure, parseError, unansweredFailure } from './errors.ts';
+export { asString, asNumber, isFailure } from '../answer-fields.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -80,22 +81,8 @@ export async function callToken(deps: AdapterDeps, path: string, form: Record<st
   return { ok: true, body };
 }
 
-export function asString(v: unknown): string | undefined {
-  return typeof v === 'string' && v.length > 0 ? v : undefined;
-}
-
-export function asNumber(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
-  return undefined;
-}
-
 /** Pinterest ids are digit strings; some clients send them as numbers. Never parse them as numbers. */
 export function asId(v: unknown): string | undefined {
   if (typeof v === 'string' && /^\d+$/.test(v)) return v;
   return undefined;
-}
-
-export function isFailure(value: object): value is PlatformFailure {
-  return (value as { ok?: unknown }).ok === false;
 }

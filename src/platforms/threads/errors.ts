@@ -31,7 +31,7 @@ export function codeExchangeFailure(res: HttpResult, now: number): PlatformFailu
   const f = threadsFailure(res, now, 'Threads code exchange');
   if (res.sent !== true || res.status >= 500) return f;
   const err = parseGraphError(res.body);
-  if (err && (err.code === 100 || err.code === 190 || err.type === 'OAuthException') && f.category === 'content_rejected') {
+  if (res.status !== 404 && err && (err.code === 100 || err.code === 190 || err.type === 'OAuthException') && f.category === 'content_rejected') {
     return { ...f, category: 'auth_expired' };
   }
   return f;

@@ -4,6 +4,7 @@ import type { AdapterDeps } from '../deps.ts';
 import type { HttpRequest } from '../http.ts';
 import { failure, type PlatformFailure } from '../types.ts';
 import { answeredFailure, parseEnvelopeError, parseOAuthError, tiktokFailure, unansweredFailure } from './errors.ts';
+export { asString, asNumber, isFailure } from '../answer-fields.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -66,18 +67,4 @@ export async function callOAuth(deps: AdapterDeps, path: string, form: Record<st
   if (result.status < 200 || result.status >= 300) return answeredFailure(result, now);
   const body = result.body && typeof result.body === 'object' ? (result.body as Json) : {};
   return { ok: true, body };
-}
-
-export function asString(v: unknown): string | undefined {
-  return typeof v === 'string' && v.length > 0 ? v : undefined;
-}
-
-export function asNumber(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
-  return undefined;
-}
-
-export function isFailure(value: object): value is PlatformFailure {
-  return (value as { ok?: unknown }).ok === false;
 }

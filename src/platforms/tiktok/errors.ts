@@ -2,7 +2,7 @@
 // Two shapes: the API envelope {"data":{…},"error":{"code","message","log_id"}} (success ⇔ code "ok"),
 // and the OAuth endpoints' {"error","error_description","log_id"}. Post status FAILED carries a
 // fail_reason string from the same vocabulary.
-import { failure, type FailureCategory, type PlatformFailure } from '../types.ts';
+import { failure, notAuthOn404, type FailureCategory, type PlatformFailure } from '../types.ts';
 import type { HttpResult } from '../http.ts';
 import { DAILY_CAP_WAIT_MS, RATE_LIMIT_WAIT_MS } from './info.ts';
 
@@ -83,6 +83,8 @@ const DAILY_CODES = new Set(['spam_risk_too_many_posts', 'spam_risk_too_many_pen
 
 function categoryFromStatus(status: number): FailureCategory {
   if (status === 401) return 'auth_expired';
+  // A path the host does not have (a wrong HERALD_TIKTOK_API_URL): passing trouble, not the post's fault.
+  if (status === 404) return 'platform_unavailable';
   if (status === 429) return 'rate_limited';
   if (status >= 500) return 'platform_unavailable';
   // TikTok answers policy refusals (spam_risk_*, audit rules) with 4xx; an unknown one is most
@@ -91,7 +93,7 @@ function categoryFromStatus(status: number): FailureCategory {
 }
 
 export function tiktokErrorCategory(code: string, httpStatus: number): FailureCategory {
-  return CATEGORY_BY_CODE[code] ?? categoryFromStatus(httpStatus);
+  return notAuthOn404(httpStatus, CATEGORY_BY_CODE[code] ?? categoryFromStatus(httpStatus));
 }
 
 // Belt and braces: TikTok's texts carry no tokens, but a message must never leak one.

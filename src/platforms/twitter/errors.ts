@@ -2,7 +2,7 @@
 //   RFC 7807 problem JSON  {type, title, detail, status, errors?}        (v2 API)
 //   legacy                 {errors: [{code, message}]}                    (rate limits, older hosts)
 //   OAuth token endpoint   {error, error_description}                    (/2/oauth2/token, /revoke)
-import { failure, type FailureCategory, type PlatformFailure } from '../types.ts';
+import { failure, notAuthOn404, type FailureCategory, type PlatformFailure } from '../types.ts';
 import type { HttpResult } from '../http.ts';
 
 export type XError =
@@ -55,8 +55,10 @@ export function problemType(type: string): string {
 export function parseXError(body: unknown): XError | null {
   if (!body || typeof body !== 'object') return null;
   const b = body as Record<string, unknown>;
+  // RFC 6749 error codes are lower-case words joined by underscores; any other `error` (another
+  // server's "Not Found" text, say) is not an OAuth answer.
   const error = str(b.error);
-  if (error) return { shape: 'oauth', error, description: str(b.error_description) };
+  if (error && /^[a-z][a-z0-9_]*$/.test(error)) return { shape: 'oauth', error, description: str(b.error_description) };
   const errors = Array.isArray(b.errors) ? (b.errors as Record<string, unknown>[]).filter((e) => e && typeof e === 'object') : [];
   const type = str(b.type);
   if (type || str(b.title) || str(b.detail)) {
@@ -123,6 +125,13 @@ function forbiddenCategory(err: XError): FailureCategory {
 }
 
 export function xErrorCategory(status: number, err: XError | null): FailureCategory {
+  return notAuthOn404(status, category(status, err));
+}
+
+function category(status: number, err: XError | null): FailureCategory {
+  // A post X does not have (replying to a deleted one) is the post's problem; any other 404 is a route
+  // the host does not have (a wrong HERALD_TWITTER_API_URL): passing trouble, never an expired token.
+  if (status === 404) return err?.shape === 'problem' && err.type === 'resource-not-found' ? 'content_rejected' : 'platform_unavailable';
   if (err?.shape === 'oauth') {
     if (status === 429) return 'rate_limited';
     if (status >= 500) return 'platform_unavailable';

@@ -4,6 +4,7 @@ import type { AdapterDeps } from '../deps.ts';
 import type { HttpBody, HttpRequest } from '../http.ts';
 import type { PlatformFailure } from '../types.ts';
 import { answeredFailure, unansweredFailure } from './errors.ts';
+export { asString, asNumber, isFailure } from '../answer-fields.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -71,24 +72,10 @@ export async function callOAuth(deps: AdapterDeps, path: string, form: Record<st
   return { ok: true, body: result.body && typeof result.body === 'object' ? (result.body as Json) : {} };
 }
 
-export function asString(v: unknown): string | undefined {
-  return typeof v === 'string' && v.length > 0 ? v : undefined;
-}
-
-export function asNumber(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
-  return undefined;
-}
-
 export function asObject(v: unknown): Json {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
 }
 
 export function asArray(v: unknown): Json[] {
   return Array.isArray(v) ? v.filter((x): x is Json => Boolean(x) && typeof x === 'object' && !Array.isArray(x)) : [];
-}
-
-export function isFailure(value: object): value is PlatformFailure {
-  return (value as { ok?: unknown }).ok === false;
 }

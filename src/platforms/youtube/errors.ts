@@ -2,7 +2,7 @@
 // Two shapes (§8.8, §8.3): the API envelope {"error":{"code","message","errors":[{"message","domain",
 // "reason",…}],"status"?,"details"?}} and the OAuth endpoints' {"error","error_description"}.
 import type { HttpResult } from '../http.ts';
-import { failure, type FailureCategory, type PlatformFailure } from '../types.ts';
+import { failure, notAuthOn404, type FailureCategory, type PlatformFailure } from '../types.ts';
 import { RATE_LIMIT_WAIT_MS, UPLOAD_CAP_WAIT_MS } from './info.ts';
 import { nextQuotaReset } from './quota.ts';
 
@@ -130,6 +130,11 @@ export function categoryFromHttp(status: number): FailureCategory {
 }
 
 export function apiErrorCategory(err: GoogleApiError, httpStatus: number): { category: FailureCategory; code: string } {
+  const found = apiCategory(err, httpStatus);
+  return { ...found, category: notAuthOn404(httpStatus, found.category) };
+}
+
+function apiCategory(err: GoogleApiError, httpStatus: number): { category: FailureCategory; code: string } {
   for (const reason of err.reasons) {
     const category = BY_REASON[reason];
     if (category) return { category, code: reason };
@@ -204,7 +209,7 @@ const BY_OAUTH_ERROR: Record<string, FailureCategory> = {
 };
 
 export function oauthFailure(err: { error: string; description: string }, httpStatus: number, now: number, headers?: Headers): PlatformFailure {
-  const category = BY_OAUTH_ERROR[err.error] ?? categoryFromHttp(httpStatus);
+  const category = notAuthOn404(httpStatus, BY_OAUTH_ERROR[err.error] ?? categoryFromHttp(httpStatus));
   const detail = scrub(err.description);
   const message = `Google refused the token request: ${detail ? `${detail} (${err.error})` : err.error}`;
   const extra: Omit<PlatformFailure, 'ok' | 'category' | 'message'> = { platformCode: err.error, httpStatus };

@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { navigate } from '../router.ts';
 import { ErrorText, Notice, PageTitle, StatusBadge, accountLabel, formatDateTime, useLoad } from '../ui.tsx';
-import type { Meta } from '../main.tsx';
+import type { Meta } from '../api.ts';
 
 const callbackUrl = (platform: string) => `${location.origin}/app/accounts/callback/${platform}`;
 
