@@ -1,16 +1,23 @@
 // Fuzzing from the OpenAPI document: for every operation it lists, fast-check generates valid and
-// invalid requests (from the route's own schemas) and the answers are checked: never a 5xx, every error
-// in API.md's shape (B on POST /v1/posts, A elsewhere), every 2xx body valid against its response schema.
+// invalid requests (from the route's own schemas, plus hand-made bodies that reach the success paths of
+// media upload and import, bulk in JSON and CSV, validate, queue, unpublish and PATCH) and the answers are
+// checked: never a 5xx, never a stack trace or a source path, every error in API.md's shape (B on POST
+// /v1/posts, A elsewhere), every 2xx body valid against its response schema. POST /mcp (hidden from the
+// document) gets JSON-RPC bodies, good and broken, and tool arguments derived from each tool's input schema;
+// a tool's result must match the response schema of the route it calls.
+// The run is bounded and repeatable: FUZZ_RUNS requests per operation (default 120) from FUZZ_SEED (fixed
+// by default; the seed is printed, so a failure can be replayed with it).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { connectAccount } from '../helpers/connect.ts';
-import { startWorld, type World } from '../helpers/e2e.ts';
+import { publishNow, startWorld, type World } from '../helpers/e2e.ts';
 import { arbitraryFor, invalidFor, type Schema } from './schema-arbitrary.ts';
 
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 120);
+const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const ajv = addFormats(new Ajv({ strict: false, allErrors: false }));
 
@@ -29,6 +36,15 @@ const real: { postIds: string[]; mediaIds: string[]; accounts: { platform: strin
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 let sent = 0;
 const statuses = new Map<string, number>();
+/** 2xx answers per operation, to show that the generators reach each route's success path. */
+const successes = new Map<string, number>();
+
+/** What must never be in an answer: a stack frame, a source file with its line, Node's internals, an error class name. */
+const LEAKS = [/(?:^|\\n|\n)\s*at\s+[\w$.<>]+\s*\(/, /\.(?:ts|js|mjs|cjs):\d+(?::\d+)?/, /node:internal/, /\b(?:TypeError|ReferenceError|RangeError):/, /\/work\/|\/src\/\w+\/[\w-]+\.ts/];
+
+function assertNoLeak(text: string, where: string) {
+  for (const leak of LEAKS) assert.ok(!leak.test(text), `${where}: the answer leaks ${leak}: ${text.slice(0, 500)}`);
+}
 
 /** The schema with every reference to a named component replaced by the component, at any depth. */
 function deref(schema: Schema): Schema {
@@ -68,18 +84,20 @@ function operations(): Operation[] {
   return ops;
 }
 
-const FRESH_POST = '<a post created for this request>';
+const FRESH_DRAFT = '<a draft created for this request>';
+const FRESH_PUBLISHED = '<a post published for this request>';
 
 /** Path parameters: mostly real ids, so successes are exercised too, sometimes made up ones. */
-function pathValue(name: string, schema: Schema, path: string): fc.Arbitrary<string> {
-  if (path.startsWith('/v1/media/') && name === 'id') {
+function pathValue(name: string, schema: Schema, op: Operation): fc.Arbitrary<string> {
+  if (op.path.startsWith('/v1/media/') && name === 'id') {
     return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...real.mediaIds) }, { weight: 1, arbitrary: fc.constantFrom('med_nope', 'x'.repeat(100), '...') });
   }
   if (name === 'postId') {
+    const fresh = op.path.endsWith('/unpublish') || op.path.endsWith('/edit') ? FRESH_PUBLISHED : FRESH_DRAFT;
     return fc.oneof(
-      { weight: 6, arbitrary: fc.constant(FRESH_POST) },
+      { weight: 6, arbitrary: fc.constant(fresh) },
       { weight: 1, arbitrary: fc.constantFrom(...real.postIds) },
-      // Not '..': the URL parser resolves it away, and PATCH /v1/posts/.. is PATCH /v1/, another route.
+      // Not '..': URLs resolve it (even as %2E%2E) and PATCH /v1/posts/.. is PATCH /v1/, another route.
       { weight: 1, arbitrary: fc.constantFrom('post_nope', 'x'.repeat(100), '%20', '...') },
     );
   }
@@ -87,23 +105,125 @@ function pathValue(name: string, schema: Schema, path: string): fc.Arbitrary<str
   return fc.oneof(arbitraryFor(schema).map(String), fc.string({ minLength: 1, maxLength: 12 }));
 }
 
+const someTarget = () => fc.constantFrom(...real.accounts).map((a) => ({ platform: a.platform, accountId: a.accountId }));
+const future = () => fc.integer({ min: 60, max: 86_400 }).map((s) => new Date(Date.now() + s * 1000).toISOString());
+
 /** Bodies that can really create posts, besides whatever the schema allows. */
-function postBodies(): fc.Arbitrary<unknown> {
-  const target = fc.constantFrom(...real.accounts).map((a) => ({ platform: a.platform, accountId: a.accountId }));
+function postBodies(): fc.Arbitrary<Record<string, unknown>> {
+  const content = fc.string({ minLength: 1, maxLength: 60 });
+  const media = fc.array(fc.oneof(fc.constantFrom(...real.mediaIds).map((mediaId) => ({ mediaId })), fc.constant({ type: 'image', url: 'https://example.com/a.jpg' })), { maxLength: 2 });
   return fc.oneof(
-    fc.record({ content: fc.string({ minLength: 1, maxLength: 60 }), isDraft: fc.constant(true) }),
-    fc.record({
-      content: fc.string({ minLength: 1, maxLength: 60 }),
-      scheduledFor: fc.integer({ min: 60, max: 86_400 }).map((s) => new Date(Date.now() + s * 1000).toISOString()),
-      platforms: fc.array(target, { minLength: 1, maxLength: 2 }),
-      timezone: fc.constantFrom('UTC', 'Europe/Paris', 'Asia/Tokyo', 'Nowhere/Land'),
-    }),
-    fc.record({ content: fc.string({ minLength: 1, maxLength: 60 }), publishNow: fc.constant(true), platforms: fc.array(target, { minLength: 1, maxLength: 2 }) }),
+    fc.record({ content, isDraft: fc.constant(true), mediaItems: media }, { requiredKeys: ['content', 'isDraft'] }),
+    fc.record({ content, scheduledFor: future(), platforms: fc.array(someTarget(), { minLength: 1, maxLength: 2 }), timezone: fc.constantFrom('UTC', 'Europe/Paris', 'Asia/Tokyo', 'Nowhere/Land') }),
+    fc.record({ content, publishNow: fc.constant(true), platforms: fc.array(someTarget(), { minLength: 1, maxLength: 2 }) }),
+    fc.record({ content, queue: fc.constant(true), platforms: fc.array(someTarget(), { minLength: 1, maxLength: 1 }) }),
   );
 }
 
+/** PATCH bodies: a field or a mode changed, as an editor would. */
+function patchBodies(): fc.Arbitrary<Record<string, unknown>> {
+  return fc.oneof(
+    fc.record({ content: fc.string({ minLength: 1, maxLength: 60 }) }),
+    fc.record({ scheduledFor: future(), platforms: fc.array(someTarget(), { minLength: 1, maxLength: 2 }) }),
+    fc.record({ tags: fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }), isDraft: fc.constant(true) }),
+    fc.record({ queue: fc.constant(true), platforms: fc.array(someTarget(), { minLength: 1, maxLength: 1 }) }),
+    fc.record({ mediaItems: fc.array(fc.constantFrom(...real.mediaIds).map((mediaId) => ({ mediaId })), { maxLength: 2 }) }),
+  );
+}
+
+/** CSV imports: real rows, and the ways a spreadsheet export goes wrong (quoting, columns, line ends, BOM). */
+function csvBodies(): fc.Arbitrary<string> {
+  const quote = (s: string) => (/[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
+  const good = fc.array(
+    fc.oneof(
+      fc.string({ minLength: 1, maxLength: 30 }).map((c) => `${quote(c)},,,,,,true,`),
+      fc.tuple(fc.string({ minLength: 1, maxLength: 30 }), future(), someTarget()).map(([c, at, t]) => `${quote(c)},${at},UTC,${t.platform}:${t.accountId},,a;b,,`),
+      fc.tuple(fc.string({ minLength: 1, maxLength: 30 }), someTarget()).map(([c, t]) => `${quote(c)},,,${t.platform}:${t.accountId},https://example.com/a.jpg,,,true`),
+    ),
+    { minLength: 1, maxLength: 6 },
+  );
+  const header = 'content,scheduledFor,timezone,platforms,mediaUrls,tags,isDraft,queue';
+  const cell = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('"unterminated', 'a"b', '"x""y"', '', 'été', '=1+1', 'true', 'maybe', 'twitter', 'twitter:', ':x', 'x;y;;'));
+  const columns = fc.shuffledSubarray(['content', 'scheduledFor', 'timezone', 'platforms', 'mediaUrls', 'tags', 'isDraft', 'queue', 'colour', '', 'content'], { minLength: 1 });
+  return fc.oneof(
+    { weight: 3, arbitrary: good.map((rows) => `${header}\n${rows.join('\n')}\n`) },
+    { weight: 1, arbitrary: fc.tuple(good, fc.constantFrom('\r\n', '\n'), fc.boolean()).map(([rows, eol, bom]) => `${bom ? '\uFEFF' : ''}${header}${eol}${rows.join(eol)}`) },
+    { weight: 2, arbitrary: fc.tuple(columns, fc.array(fc.array(cell, { maxLength: 12 }), { maxLength: 5 })).map(([h, rows]) => [h.join(','), ...rows.map((r) => r.join(','))].join('\n')) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
+  );
+}
+
+/** multipart/form-data bodies for POST /v1/media: one file part (the good case), and the ways to get it wrong. */
+function multipartBodies(): fc.Arbitrary<{ raw: Uint8Array; type: string }> {
+  const boundary = 'fuzzboundary7MA4YWxkTrZu0gW';
+  const part = (name: string, content: Buffer | string, filename?: string, type = 'image/png') =>
+    Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}\r\n${filename ? `Content-Type: ${type}\r\n` : ''}\r\n`),
+      Buffer.isBuffer(content) ? content : Buffer.from(content),
+      Buffer.from('\r\n'),
+    ]);
+  const end = Buffer.from(`--${boundary}--\r\n`);
+  const type = `multipart/form-data; boundary=${boundary}`;
+  return fc.oneof(
+    fc.string({ maxLength: 40 }).map((alt) => ({ raw: Buffer.concat([part('altText', alt), part('file', PNG, 'a.png'), end]), type })),
+    fc.constant({ raw: Buffer.concat([part('file', PNG, 'a.png'), part('file', PNG, 'b.png'), end]), type }),
+    fc.constant({ raw: Buffer.concat([part('altText', 'no file'), end]), type }),
+    fc.constant({ raw: Buffer.concat([part('other', PNG, 'a.png'), end]), type }),
+    fc.constant({ raw: Buffer.concat([part('file', PNG.subarray(0, 30), 'cut.png'), end]), type }),
+    fc.constant({ raw: Buffer.concat([part('file', PNG, 'a.png')]), type }),
+    fc.uint8Array({ maxLength: 300 }).map((raw) => ({ raw, type })),
+    fc.constant({ raw: Buffer.concat([part('file', PNG, 'a.png'), end]), type: 'multipart/form-data' }),
+  );
+}
+
+type Body = { raw?: string | Uint8Array; json?: unknown; type?: string };
+
+/** The bodies to send to `op`; hand-made ones that reach its success path weigh three times as much. */
+function bodiesFor(op: Operation): fc.WeightedArbitrary<Body>[] {
+  const json = (a: fc.Arbitrary<unknown>) => a.map((j): Body => ({ json: j }));
+  const out: fc.WeightedArbitrary<Body>[] = [];
+  const generic: fc.Arbitrary<Body>[] = [fc.constant({})];
+  const made: fc.Arbitrary<Body>[] = [];
+  const route = `${op.method} ${op.path}`;
+  if (route === 'POST /v1/media') {
+    // The upload takes the file itself: real images (declared right or wrong), cut ones, other bytes, forms.
+    made.push(fc.constant<Body>({ raw: PNG, type: 'image/png' }), multipartBodies().filter((b) => b.type.includes('boundary')));
+    generic.push(
+      fc.constantFrom<Body>(
+        { raw: PNG, type: 'image/png' },
+        { raw: PNG, type: 'image/jpeg' },
+        { raw: PNG.subarray(0, 40), type: 'image/png' },
+        { raw: new Uint8Array(0), type: 'image/png' },
+      ),
+      fc.uint8Array({ maxLength: 600 }).map((raw) => ({ raw, type: 'application/octet-stream' })),
+      multipartBodies(),
+    );
+  }
+  if (op.body) {
+    generic.push(json(arbitraryFor(op.body)), json(invalidFor(op.body)));
+    if (route === 'POST /v1/posts' || route === 'POST /v1/posts/validate') made.push(json(postBodies()));
+    if (route === 'PATCH /v1/posts/{postId}') made.push(json(patchBodies()));
+    if (route === 'POST /v1/posts/bulk') {
+      const posts = fc.array(postBodies(), { minLength: 1, maxLength: 5 });
+      made.push(json(fc.record({ posts, dryRun: fc.boolean() }, { requiredKeys: ['posts'] })), csvBodies().map((raw) => ({ raw, type: 'text/csv' })), csvBodies().map((raw) => ({ raw, type: 'text/csv; charset=utf-8' })));
+    }
+    if (route === 'PUT /v1/queue') {
+      const slot = fc.record({ day: fc.constantFrom('mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'), time: fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([hh, mm]) => `${String(hh).padStart(2, '0')}:${String(mm).padStart(2, '0')}`) });
+      made.push(json(fc.record({ timezone: fc.constantFrom('UTC', 'Europe/Paris', 'America/New_York'), slots: fc.array(slot, { minLength: 1, maxLength: 8 }) })));
+    }
+    if (route === 'POST /v1/posts/{postId}/unpublish') made.push(json(fc.constant({})), json(fc.record({ platforms: fc.array(someTarget(), { maxLength: 2 }) }, { requiredKeys: [] })));
+    if (route === 'POST /v1/media/import') {
+      made.push(json(fc.record({ url: fc.constantFrom(w.media('sample.jpg'), w.media('sample.png'), `${w.media('sample.jpg')}?bytes=5000`, `${w.server.mediaUrl}/nothing.jpg`), altText: fc.string({ maxLength: 50 }) }, { requiredKeys: ['url'] })));
+    }
+    generic.push(fc.constantFrom<Body>({ raw: '{"content":', type: 'application/json' }, { raw: 'content=1', type: 'application/x-www-form-urlencoded' }, { raw: 'hello', type: 'text/plain' }));
+  }
+  for (const arbitrary of generic) out.push({ weight: 1, arbitrary });
+  for (const arbitrary of made) out.push({ weight: 3, arbitrary });
+  return out;
+}
+
 function requestFor(op: Operation) {
-  const path = fc.record(Object.fromEntries(op.params.filter((p) => p.in === 'path').map((p) => [p.name, pathValue(p.name, p.schema, op.path)])));
+  const path = fc.record(Object.fromEntries(op.params.filter((p) => p.in === 'path').map((p) => [p.name, pathValue(p.name, p.schema, op)])));
   const queryParams = op.params.filter((p) => p.in === 'query');
   const validQuery = fc.record(Object.fromEntries(queryParams.map((p) => [p.name, arbitraryFor(p.schema)])), { requiredKeys: queryParams.filter((p) => p.required).map((p) => p.name) });
   const query =
@@ -114,39 +234,33 @@ function requestFor(op: Operation) {
           { weight: 1, arbitrary: validQuery.map((q) => ({ ...q, surprise: 'x' })) },
           { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...queryParams.map((p) => p.name)), fc.string({ maxLength: 10 })) },
         );
-  const bodies: fc.Arbitrary<{ raw?: string | Uint8Array; json?: unknown; type?: string }>[] = [fc.constant({})];
-  if (op.method === 'POST' && op.path === '/v1/media') {
-    // The upload takes the file itself: real images (declared right or wrong), cut ones, and other bytes.
-    bodies.push(
-      fc.constantFrom<{ raw: Uint8Array; type: string }>(
-        { raw: PNG, type: 'image/png' },
-        { raw: PNG, type: 'image/jpeg' },
-        { raw: PNG.subarray(0, 40), type: 'image/png' },
-        { raw: new Uint8Array(0), type: 'image/png' },
+  // Header parameters the document lists (If-Match, Idempotency-Window), valid or not; Idempotency-Key apart.
+  const headerParams = op.params.filter((p) => p.in === 'header' && p.name !== 'idempotency-key');
+  const headers = fc.oneof(
+    { weight: 3, arbitrary: fc.constant({}) },
+    {
+      weight: 1,
+      arbitrary: fc.record(
+        Object.fromEntries(headerParams.map((p) => [p.name, fc.oneof(arbitraryFor(p.schema).map(String), fc.constantFrom('"1"', '1', 'W/"2"', '*', '', '-5', 'x'.repeat(300)))])),
+        { requiredKeys: [] },
       ),
-      fc.uint8Array({ maxLength: 600 }).map((raw) => ({ raw, type: 'application/octet-stream' })),
-    );
-  }
-  if (op.body) {
-    bodies.push(arbitraryFor(op.body).map((json) => ({ json })), invalidFor(op.body).map((json) => ({ json })));
-    if (op.path === '/v1/posts' && op.method === 'POST') bodies.push(postBodies().map((json) => ({ json })), postBodies().map((json) => ({ json })));
-    bodies.push(fc.constantFrom({ raw: '{"content":', type: 'application/json' }, { raw: 'content=1', type: 'application/x-www-form-urlencoded' }, { raw: 'hello', type: 'text/plain' }));
-  }
+    },
+  );
   const auth = fc.oneof(
     { weight: 14, arbitrary: fc.constant('good' as const) },
     { weight: 1, arbitrary: fc.constant('none' as const) },
     { weight: 1, arbitrary: fc.constant('bad' as const) },
   );
-  return fc.record({ path, query, body: fc.oneof(...bodies), auth, idempotencyKey: fc.option(fc.uuid(), { freq: 3 }) });
+  return fc.record({ path, query, headers, body: fc.oneof(...bodiesFor(op)), auth, idempotencyKey: fc.option(fc.uuid(), { freq: 3 }) });
 }
 
-function checkError(op: Operation, status: number, body: any, text: string, reached: boolean) {
+function checkError(op: Operation, status: number, body: any, text: string, reached = true) {
   const where = `${op.method} ${op.path} → ${status}: ${text.slice(0, 300)}`;
   assert.equal(typeof body, 'object', where);
   assert.equal(typeof body.error, 'string', where);
   assert.ok(body.error.length > 0, where);
   // Shape B: every error of POST /v1/posts but 404, 429 and 500; the create checks' errors of PATCH. Only
-  // when the request reached that route: an id of ".." takes it elsewhere (the URL drops the segment).
+  // when the request reached that route (a path a URL parser rewrites goes elsewhere).
   const shapeB =
     reached &&
     ((op.method === 'POST' && op.path === '/v1/posts' && status !== 429 && status !== 500 && status !== 404) ||
@@ -163,12 +277,26 @@ function checkError(op: Operation, status: number, body: any, text: string, reac
   }
 }
 
+/** X accounts that publish the posts made for unpublish and edit, in turn: X allows one account 100 posts in 15 minutes. */
+const publishers: { platform: string; accountId: string }[] = [];
+let published = 0;
+
+async function freshPostId(kind: string): Promise<string> {
+  if (kind === FRESH_PUBLISHED) {
+    const account = publishers[published++ % publishers.length]!;
+    return (await publishNow(w.h, { content: `fuzz published ${Math.random()}`, platforms: [account] })).id;
+  }
+  const fresh = await w.h.request('POST', '/v1/posts', { body: { content: 'fuzz target', isDraft: true } });
+  return fresh.body.id;
+}
+
 before(async () => {
   w = await startWorld({ env: { HERALD_RATE_LIMIT_PER_MINUTE: '1000000', HERALD_AUTH_FAILURES_PER_MINUTE: '1000000', HERALD_PUBLISH_WAIT_MS: '300' } });
   for (const p of ['twitter', 'threads', 'facebook'] as const) {
     const c = await connectAccount(w.h, p, { sandbox_pages: '1' });
     real.accounts.push({ platform: p, accountId: c.accountId });
   }
+  for (let i = 0; i < 4; i++) publishers.push({ platform: 'twitter', accountId: (await connectAccount(w.h, 'twitter', { sandbox_user: `fuzz_publisher_${i}` })).accountId });
   for (let i = 0; i < 4; i++) {
     const up = await fetch(`${w.h.url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${w.h.key}`, 'content-type': 'image/png' }, body: PNG });
     real.mediaIds.push(((await up.json()) as { id: string }).id);
@@ -181,21 +309,19 @@ before(async () => {
 });
 after(() => w.close());
 
-test(`every operation of /openapi.json survives ${RUNS_PER_OPERATION} generated requests`, { timeout: 600_000 }, async (t) => {
+test(`every operation of /openapi.json survives ${RUNS_PER_OPERATION} generated requests (seed ${SEED})`, { timeout: 900_000 }, async (t) => {
   const ops = operations();
-  assert.ok(ops.length >= 11, `operations found: ${ops.map((o) => `${o.method} ${o.path}`).join(', ')}`);
-  for (const op of ops) {
+  assert.ok(ops.length >= 30, `operations found: ${ops.map((o) => `${o.method} ${o.path}`).join(', ')}`);
+  for (const [index, op] of ops.entries()) {
     await fc.assert(
       fc.asyncProperty(requestFor(op), async (r) => {
         const ids = r.path as Record<string, string>;
-        if (ids.postId === FRESH_POST) {
-          const fresh = await w.h.request('POST', '/v1/posts', { body: { content: 'fuzz target', isDraft: true } });
-          ids.postId = fresh.body.id;
-        }
+        if (ids.postId === FRESH_DRAFT || ids.postId === FRESH_PUBLISHED) ids.postId = await freshPostId(ids.postId);
         // Dots encoded too: fetch would resolve a ".." segment and send the request to another route.
         const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name] ?? 'x').replace(/\./g, '%2E'));
         const qs = new URLSearchParams(Object.entries(r.query as Record<string, unknown>).map(([k, v]): [string, string] => [k, String(v)])).toString();
         const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(r.headers as Record<string, string>)) if (v !== '') headers[k] = v;
         if (r.auth === 'good') headers.authorization = `Bearer ${w.h.key}`;
         if (r.auth === 'bad') headers.authorization = 'Bearer hk_not_a_real_key_at_all_0000000000000000000';
         if (r.idempotencyKey) headers['idempotency-key'] = r.idempotencyKey;
@@ -209,25 +335,161 @@ test(`every operation of /openapi.json survives ${RUNS_PER_OPERATION} generated 
         }
         const res = await fetch(`${w.h.url}${path}${qs ? `?${qs}` : ''}`, { method: op.method, headers, body: op.method === 'GET' ? undefined : payload });
         sent++;
-        const bucket = `${res.status}`;
-        statuses.set(bucket, (statuses.get(bucket) ?? 0) + 1);
+        statuses.set(`${res.status}`, (statuses.get(`${res.status}`) ?? 0) + 1);
         const text = await res.text();
+        const where = `${op.method} ${path}${qs ? `?${qs}` : ''} → ${res.status}`;
         assert.ok(res.headers.get('x-request-id'), 'X-Request-Id on every answer');
-        assert.ok(res.status < 500, `${op.method} ${path} → ${res.status}: ${text.slice(0, 500)}`);
+        assert.ok(res.status < 500, `${where}: ${text.slice(0, 500)}`);
+        assertNoLeak(text, where);
         const body = text ? JSON.parse(text) : undefined;
-        // fetch resolves dot segments ("/v1/posts/.." is "/v1/"): such a request never reached this route.
         const reached = new URL(`${w.h.url}${path}`).pathname === path;
         if (res.status >= 400) return checkError(op, res.status, body, text, reached);
+        successes.set(`${op.method} ${op.path}`, (successes.get(`${op.method} ${op.path}`) ?? 0) + 1);
         const validate = op.responses.get(res.status);
         assert.ok(validate, `${op.method} ${op.path} answered ${res.status}, which its schema does not list`);
-        assert.ok(validate(body), `${op.method} ${op.path} → ${res.status} body does not match its schema: ${ajv.errorsText(validate.errors)}: ${text.slice(0, 300)}`);
+        assert.ok(validate(body), `${where} body does not match its schema: ${ajv.errorsText(validate.errors)}: ${text.slice(0, 300)}`);
       }),
-      { numRuns: RUNS_PER_OPERATION, endOnFailure: true },
+      { numRuns: RUNS_PER_OPERATION, seed: SEED + index, endOnFailure: true, includeErrorInReport: true },
     );
   }
   const summary = [...statuses].sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s}×${n}`).join(' ');
-  t.diagnostic(`${sent} requests over ${ops.length} operations: ${summary}`);
+  t.diagnostic(`${sent} requests over ${ops.length} operations (FUZZ_SEED=${SEED}): ${summary}`);
+  t.diagnostic(`2xx per operation: ${ops.map((o) => `${o.method} ${o.path} ${successes.get(`${o.method} ${o.path}`) ?? 0}`).join(', ')}`);
   assert.ok(sent >= 2000 || RUNS_PER_OPERATION < 120, `sent ${sent} requests`);
   const ok = [...statuses].filter(([s]) => s.startsWith('2')).reduce((n, [, c]) => n + c, 0);
   assert.ok(ok >= sent / 10, `only ${ok} of ${sent} answers were successes; the fuzzer must reach the success paths too`);
+  if (RUNS_PER_OPERATION >= 120) {
+    // Part two's routes: each one's success path was reached, not only its refusals.
+    for (const route of ['POST /v1/media', 'POST /v1/media/import', 'POST /v1/posts/bulk', 'POST /v1/posts/validate', 'PUT /v1/queue', 'GET /v1/queue', 'POST /v1/posts/{postId}/unpublish', 'PATCH /v1/posts/{postId}']) {
+      assert.ok((successes.get(route) ?? 0) > 0, `${route} never answered 2xx`);
+    }
+  }
+});
+
+// ---------------------------------------------------------------------------------------------------
+// POST /mcp: JSON-RPC bodies and tool arguments.
+
+/** The REST operation each tool calls: a successful result's structured content is that route's answer. */
+const TOOL_ROUTES: Record<string, string> = {
+  list_accounts: 'GET /v1/accounts',
+  accounts_health: 'GET /v1/accounts/health',
+  create_post: 'POST /v1/posts',
+  validate_post: 'POST /v1/posts/validate',
+  update_post: 'PATCH /v1/posts/{postId}',
+  list_posts: 'GET /v1/posts',
+  get_post: 'GET /v1/posts/{postId}',
+  delete_post: 'DELETE /v1/posts/{postId}',
+  retry_post: 'POST /v1/posts/{postId}/retry',
+  unpublish_post: 'POST /v1/posts/{postId}/unpublish',
+  import_media: 'POST /v1/media/import',
+  list_media: 'GET /v1/media',
+  get_queue: 'GET /v1/queue',
+};
+
+interface ToolInfo {
+  name: string;
+  inputSchema: Schema;
+}
+
+function toolArguments(tool: ToolInfo): fc.Arbitrary<unknown> {
+  const props = (tool.inputSchema.properties ?? {}) as Record<string, Schema>;
+  const ways: fc.WeightedArbitrary<unknown>[] = [
+    { weight: 2, arbitrary: arbitraryFor(tool.inputSchema) },
+    { weight: 1, arbitrary: invalidFor(tool.inputSchema) },
+  ];
+  // Arguments a model would send, so that tools succeed too.
+  if ('postId' in props) {
+    const id = fc.oneof({ weight: 3, arbitrary: fc.constant(FRESH_DRAFT) }, { weight: 1, arbitrary: fc.constantFrom(...real.postIds) }, { weight: 1, arbitrary: fc.constantFrom('post_nope', '', '../v1/posts') });
+    ways.push({ weight: 3, arbitrary: fc.tuple(id, patchBodies()).map(([postId, body]) => (tool.name === 'update_post' ? { postId, ...body } : { postId })) });
+  }
+  if (tool.name === 'create_post' || tool.name === 'validate_post') ways.push({ weight: 3, arbitrary: fc.oneof(postBodies(), postBodies().map((b) => ({ ...b, idempotencyKey: crypto.randomUUID() }))) });
+  if (tool.name === 'import_media') ways.push({ weight: 3, arbitrary: fc.record({ url: fc.constantFrom(w.media('sample.jpg'), w.media('sample.png'), 'http://127.0.0.1:1/x.jpg', 'not a url') }) });
+  return fc.oneof(...ways);
+}
+
+function rpcBodies(tools: ToolInfo[]): fc.Arbitrary<{ body: string; accept?: string; contentType?: string; auth: boolean }> {
+  // JSON-RPC ids are numbers or strings; a null id (refused) now and then.
+  const id = fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0 }) }, { weight: 3, arbitrary: fc.string({ minLength: 1, maxLength: 8 }) }, { weight: 1, arbitrary: fc.constant(null) });
+  const call = fc.constantFrom(...tools).chain((tool) => fc.tuple(id, toolArguments(tool)).map(([i, args]) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: tool.name, arguments: args } })));
+  const message = fc.oneof(
+    { weight: 8, arbitrary: call },
+    { weight: 1, arbitrary: id.map((i) => ({ jsonrpc: '2.0', id: i, method: 'tools/list' })) },
+    { weight: 1, arbitrary: id.map((i) => ({ jsonrpc: '2.0', id: i, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } })) },
+    { weight: 1, arbitrary: fc.record({ jsonrpc: fc.constantFrom('2.0', '1.0', 2), id, method: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('tools/call', 'resources/list', 'prompts/get', 'notifications/initialized', 'ping')), params: fc.jsonValue({ maxDepth: 2 }) }, { requiredKeys: [] }) },
+    { weight: 1, arbitrary: fc.tuple(id, fc.oneof(fc.string({ maxLength: 20 }), fc.constant('no_such_tool'))).map(([i, name]) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name, arguments: {} } })) },
+    { weight: 1, arbitrary: fc.tuple(id, fc.constantFrom(...tools), fc.jsonValue({ maxDepth: 2 })).map(([i, tool, args]) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: tool.name, arguments: args } })) },
+  );
+  return fc.oneof(
+    { weight: 10, arbitrary: message.map((m) => ({ body: JSON.stringify(m), auth: true })) },
+    { weight: 1, arbitrary: fc.array(message, { minLength: 1, maxLength: 3 }).map((batch) => ({ body: JSON.stringify(batch), auth: true })) },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => ({ body: JSON.stringify(v) ?? 'null', auth: true })) },
+    { weight: 1, arbitrary: fc.constantFrom('{"jsonrpc":"2.0",', '', 'not json', '[]', '{}').map((body) => ({ body, auth: true })) },
+    { weight: 1, arbitrary: message.map((m) => ({ body: JSON.stringify(m), accept: 'application/json', auth: true })) },
+    { weight: 1, arbitrary: message.map((m) => ({ body: JSON.stringify(m), accept: 'text/html', auth: true })) },
+    { weight: 1, arbitrary: message.map((m) => ({ body: JSON.stringify(m), contentType: 'text/plain', auth: true })) },
+    { weight: 1, arbitrary: message.map((m) => ({ body: JSON.stringify(m), auth: false })) },
+  );
+}
+
+test(`POST /mcp survives ${RUNS_PER_OPERATION * 10} generated JSON-RPC bodies (seed ${SEED}); a tool's result is its route's answer`, { timeout: 900_000 }, async (t) => {
+  const listed = await fetch(`${w.h.url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${w.h.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  const tools = ((await listed.json()) as { result: { tools: ToolInfo[] } }).result.tools;
+  assert.deepEqual(tools.map((tool) => tool.name).sort(), Object.keys(TOOL_ROUTES).sort(), 'every tool has its route here');
+  const ops = new Map(operations().map((o) => [`${o.method} ${o.path}`, o]));
+  const counts = { http: new Map<number, number>(), toolOk: 0, toolError: 0, rpcError: 0 };
+  await fc.assert(
+    fc.asyncProperty(rpcBodies(tools), async (r) => {
+      // A FRESH_DRAFT postId is a draft made for this call (so changes and deletes have something to act on).
+      let body = r.body;
+      if (body.includes(FRESH_DRAFT)) body = body.replaceAll(FRESH_DRAFT, await freshPostId(FRESH_DRAFT));
+      const headers: Record<string, string> = { 'content-type': r.contentType ?? 'application/json', accept: r.accept ?? 'application/json, text/event-stream' };
+      if (r.auth) headers.authorization = `Bearer ${w.h.key}`;
+      const res = await fetch(`${w.h.url}/mcp`, { method: 'POST', headers, body });
+      counts.http.set(res.status, (counts.http.get(res.status) ?? 0) + 1);
+      const text = await res.text();
+      if (process.env.FUZZ_DEBUG && res.status === 400) console.log('MCP400', body.slice(0, 150), '→', text.slice(0, 200));
+      const where = `POST /mcp ${body.slice(0, 200)} → ${res.status}`;
+      assert.ok(res.status < 500, `${where}: ${text.slice(0, 500)}`);
+      assertNoLeak(text, where);
+      if (!text) return;
+      const answer = JSON.parse(text);
+      if (res.status >= 400 && !('jsonrpc' in answer) && !Array.isArray(answer)) return checkError({ method: 'POST', path: '/mcp' } as Operation, res.status, answer, text);
+      for (const message of Array.isArray(answer) ? answer : [answer]) {
+        if (message.error) {
+          counts.rpcError++;
+          if (process.env.FUZZ_DEBUG) console.log('RPCERR', message.error.code, JSON.stringify(message.error.message.slice(0, 300)), '←', body.slice(0, 120));
+          assert.equal(typeof message.error.code, 'number', where);
+          assert.equal(typeof message.error.message, 'string', where);
+          continue;
+        }
+        const result = message.result;
+        if (!result?.content) continue;
+        const sentCall = (Array.isArray(JSON.parse(body)) ? JSON.parse(body) : [JSON.parse(body)]).find((m: any) => m?.id === message.id && m?.method === 'tools/call');
+        const name = sentCall?.params?.name as string | undefined;
+        assert.ok(Array.isArray(result.content) && result.content[0]?.type === 'text', where);
+        if (result.isError) {
+          counts.toolError++;
+          assert.match(result.content[0].text, /^[A-Za-z_]+: /, `${where}: a tool error starts with its code`);
+          assert.equal(typeof result.structuredContent?.code, 'string', where);
+          continue;
+        }
+        counts.toolOk++;
+        const parsed = JSON.parse(result.content[0].text);
+        const asObject = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : { result: parsed };
+        assert.deepEqual(asObject, result.structuredContent, `${where}: the text is the structured content`);
+        const op = name ? ops.get(TOOL_ROUTES[name]!) : undefined;
+        if (op) {
+          const matches = [...op.responses.values()].some((validate) => validate(result.structuredContent));
+          assert.ok(matches, `${where}: ${name}'s result is not an answer of ${TOOL_ROUTES[name!]}: ${JSON.stringify(result.structuredContent).slice(0, 300)}`);
+        }
+      }
+    }),
+    { numRuns: RUNS_PER_OPERATION * 10, seed: SEED, endOnFailure: true, includeErrorInReport: true },
+  );
+  t.diagnostic(`POST /mcp: HTTP ${[...counts.http].map(([s, n]) => `${s}×${n}`).join(' ')}; tool results ${counts.toolOk} ok, ${counts.toolError} tool errors; ${counts.rpcError} JSON-RPC errors`);
+  if (RUNS_PER_OPERATION >= 120) assert.ok(counts.toolOk >= RUNS_PER_OPERATION, `only ${counts.toolOk} tool calls succeeded`);
 });
