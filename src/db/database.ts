@@ -84,6 +84,10 @@ export function openDatabase(options: {
     // Without a listener such an error would be thrown as an uncaught exception and end the process.
     // It also arrives after close(): pool.end() resolves before the sockets of its last clients are shut.
     pool.on('error', (err) => options.onIdleError?.(err));
+    // The pool listens only to idle clients: one in use when the server goes away (a restart, a failover)
+    // emits its error unheard, which ends the process too. Its query fails with that error, which reaches
+    // the caller, and the pool drops the broken client when it is released.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const u = new URL(options.databaseUrl);
     const writer = createWriter(kysely, 'postgres');
