@@ -100,5 +100,6 @@ export function parseRangeHeader(header: string | undefined, size: number): Byte
   const end = m[2] === '' ? undefined : Number(m[2]);
   if (end !== undefined && end < start) return null;
   if (start >= size) return 'unsatisfiable';
-  return end === undefined ? { start } : { start, end };
+  // A last byte at or past the end (even past any safe integer) means the end of the object.
+  return end === undefined ? { start } : { start, end: Math.min(end, size - 1) };
 }

@@ -156,6 +156,14 @@ describe('the public URL', () => {
     assert.equal(part.status, 206);
     assert.equal(part.headers.get('content-range'), `bytes 10-19/${jpeg.length}`);
     assert.ok(Buffer.from(await part.arrayBuffer()).equals(jpeg.subarray(10, 20)));
+    // A last byte past the end, even past any safe integer, is the end of the file (was a 500), on GET and HEAD.
+    for (const method of ['GET', 'HEAD']) {
+      const tail = await fetch(m.url, { method, headers: { range: 'bytes=10-99999999999999999999' } });
+      assert.equal(tail.status, 206, `${method} ${tail.status}`);
+      assert.equal(tail.headers.get('content-range'), `bytes 10-${jpeg.length - 1}/${jpeg.length}`);
+      assert.equal(tail.headers.get('content-length'), String(jpeg.length - 10));
+      if (method === 'GET') assert.ok(Buffer.from(await tail.arrayBuffer()).equals(jpeg.subarray(10)));
+    }
     const past = await fetch(m.url, { headers: { range: `bytes=${jpeg.length + 5}-` } });
     assert.equal(past.status, 416);
     assert.equal(past.headers.get('content-range'), `bytes */${jpeg.length}`);

@@ -69,6 +69,9 @@ test('ranges: a slice, an open end, an end past the last byte, and a start past 
 test('Range headers are read as RFC 9110 says', () => {
   const cases: [string | undefined, unknown][] = [
     ['bytes=0-99', { start: 0, end: 99 }],
+    // A last byte past the end is the end (RFC 9110 section 14.1.2), even one past any safe integer.
+    ['bytes=10-5000', { start: 10, end: 999 }],
+    ['bytes=0-99999999999999999999', { start: 0, end: 999 }],
     ['bytes=100-', { start: 100 }],
     ['bytes=-300', { start: 700, end: 999 }],
     ['bytes=-5000', { start: 0, end: 999 }],
