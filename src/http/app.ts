@@ -11,7 +11,7 @@ import type { Metrics } from '../observability/metrics.ts';
 import { installAuth, type SessionAuth } from './auth.ts';
 import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH, frameworkErrorHandler, installErrorHandling } from './error-handler.ts';
 import { errors } from '../contract/errors.ts';
-import { forbiddenKeyIn } from '../lib/json.ts';
+import { forbiddenKeyIn, nulStringIn } from '../lib/json.ts';
 import './fastify-types.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import { installIdempotency } from './idempotency-hook.ts';
@@ -109,12 +109,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         const what = found.key === '__proto__' ? 'the key "__proto__"' : 'a "constructor" key holding "prototype"';
         return done(errors.invalid(found.path, `${what} is not allowed in a request body (at ${found.path})`), undefined);
       }
+      // U+0000 is refused in every field, on both databases (PostgreSQL's text cannot hold it). In JSON it
+      // can only be written as an escape, so most bodies are passed over without a walk.
+      const nul = !err && /\\u0000/.test(body as string) ? nulStringIn(value) : null;
+      if (nul !== null) return done(errors.invalid(nul || undefined, `${nul || 'the body'} must not contain the character U+0000 (NUL)`), undefined);
       done(err, value);
     });
   });
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // No id, name or value holds U+0000 (PostgreSQL's text cannot store it): refused in the path and query.
+    if (/%00/.test(req.url)) throw errors.invalid(undefined, 'the request URL holds %00 (the character U+0000), which no id or parameter may contain');
   });
   deps.inFlight?.install(app);
   app.addHook('onResponse', async (req, reply) => {

@@ -31,6 +31,29 @@ export function fromJson<T>(text: string | null | undefined, fallback: T): T {
 }
 
 /**
+ * The path (as `param`: `a.b[0].c`, '' for the whole body) of the first string or key of a parsed JSON
+ * value that holds U+0000, or null. PostgreSQL's text cannot store that character.
+ */
+export function nulStringIn(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (value === null || typeof value !== 'object') return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulStringIn(value[i], `${path}[${i}]`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  for (const [key, child] of Object.entries(value)) {
+    const here = path ? `${path}.${key}` : key;
+    if (key.includes('\u0000')) return here;
+    const found = nulStringIn(child, here);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
  * The first key of a JSON text that could poison prototypes, with its path (as `param`: `a.b[0].c`):
  * a `__proto__` key, or a `constructor` key whose value holds `prototype`. Null when the text has none,
  * or is not JSON at all.

@@ -73,12 +73,15 @@ export function bodiesFromCsv(text: string): unknown[] {
   const columns = header.map((h) => h.trim());
   const unknown = columns.find((c) => !(CSV_COLUMNS as readonly string[]).includes(c));
   if (unknown !== undefined) throw errors.unknownField(unknown, `unknown CSV column "${unknown}"; the columns are ${CSV_COLUMNS.join(', ')}`);
+  const twice = columns.find((c, i) => columns.indexOf(c) !== i);
+  if (twice !== undefined) throw errors.invalid(twice, `the CSV column "${twice}" appears twice in the header; name each column once`);
   if (rows.length > MAX_BULK_ROWS) throw errors.invalid(undefined, `at most ${MAX_BULK_ROWS} rows per import; this CSV has ${rows.length}`);
   return rows.map((cells, row) => {
     const body: Record<string, unknown> = {};
     columns.forEach((column, i) => {
       const value = cells[i] ?? '';
       if (value.trim() === '') return;
+      if (value.includes('\u0000')) throw errors.invalid(`rows[${row}].${column}`, `row ${row}: ${column} must not contain the character U+0000 (NUL)`);
       switch (column) {
         case 'content':
         case 'scheduledFor':

@@ -12,6 +12,9 @@
 //   a path segment over 100 characters                                             → 414 URI_TOO_LONG (shape A)
 //   a malformed percent-escape in the path (%zz)                                   → 400 VALIDATION_ERROR (shape A)
 //   a body holding a "__proto__" key, or "constructor" holding "prototype"         → 400 invalid_field_value / VALIDATION_ERROR naming the key
+//   the character U+0000 (NUL) in a JSON string or key, a path, a query, a CSV    → 400 invalid_field_value / VALIDATION_ERROR naming the field,
+//   cell or a multipart altText                                                      nothing created, on both databases (PostgreSQL's text cannot
+//                                                                                    hold it: each was a 500 there)
 //   a method the path does not take (PUT /v1/posts, PUT /v1/posts/{id}, …)         → 405 METHOD_NOT_ALLOWED, Allow lists the path's methods
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -240,6 +243,49 @@ describe('errors raised by the framework, in the error model too', () => {
     assert.equal((await h.request('GET', '/v1/webhooks/settings')).status, 404, 'no settings were saved');
     // Broken JSON is still called broken JSON.
     assert.match((await raw('{"url": ')).body.error, /not valid JSON/);
+  });
+
+  test('U+0000 (NUL) anywhere a client can put it → 400 naming the field (shape B on POST /v1/posts), nothing created', async () => {
+    const before = await postIds();
+    for (const [raw, param] of [
+      ['{"content": "a\\u0000b", "isDraft": true}', 'content'],
+      ['{"content": "x", "isDraft": true, "tags": ["ok", "b\\u0000"]}', 'tags[1]'],
+      ['{"content": "x", "isDraft": true, "tiktokSettings": {"a\\u0000": 1}}', 'tiktokSettings.a\u0000'],
+    ] as const) {
+      const res = await h.request('POST', '/v1/posts', { raw, headers: { 'content-type': 'application/json' } });
+      assert.equal(res.status, 400, res.text);
+      assert.deepEqual(Object.keys(res.body).sort(), ['code', 'error', 'param', 'type'], 'shape B');
+      assert.equal(res.body.code, 'invalid_field_value');
+      assert.equal(res.body.param, param);
+      assert.match(res.body.error, /U\+0000/);
+    }
+    // An escaped backslash before "u0000" is text, not a NUL.
+    const text = await h.request('POST', '/v1/posts', { raw: '{"content": "a\\\\u0000b", "isDraft": true}', headers: { 'content-type': 'application/json' } });
+    assert.equal(text.status, 201, text.text);
+    assert.equal(text.body.content, 'a\\u0000b');
+    await h.request('DELETE', `/v1/posts/${text.body.id}`);
+    // Other routes: shape A, naming the field; ids and query parameters in the URL.
+    assertShapeA(await h.request('PUT', '/v1/queue', { body: { timezone: 'UTC\u0000', slots: [{ day: 'mon', time: '09:00' }] } }), 400, 'VALIDATION_ERROR', 'timezone');
+    assertShapeA(await h.request('POST', '/v1/media/import', { body: { url: 'https://example.com/a.jpg', altText: 'a\u0000' } }), 400, 'VALIDATION_ERROR', 'altText');
+    for (const [method, path] of [
+      ['GET', '/v1/posts/post_%00x'],
+      ['GET', '/v1/media/med_%00x'],
+      ['GET', '/v1/posts?status=draft%00'],
+      ['GET', '/v1/posts?cursor=%00'],
+      ['POST', '/v1/media?altText=a%00b'],
+    ] as const) {
+      const res = await h.request(method, path);
+      assertShapeA(res, 400, 'VALIDATION_ERROR');
+      assert.match(res.body.error, /%00/, path);
+    }
+    const csv = await h.request('POST', '/v1/posts/bulk', { raw: 'content,isDraft\nfine,true\nab\u0000c,true\n', headers: { 'content-type': 'text/csv' } });
+    assertShapeA(csv, 400, 'VALIDATION_ERROR', 'rows[1].content');
+    const boundary = 'nulboundary';
+    const form = `--${boundary}\r\nContent-Disposition: form-data; name="altText"\r\n\r\nx\u0000y\r\n--${boundary}--\r\n`;
+    const multipart = await h.request('POST', '/v1/media', { raw: form, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    assertShapeA(multipart, 400, 'VALIDATION_ERROR', 'altText');
+    assert.deepEqual(await postIds(), before, 'nothing was created');
+    assert.deepEqual((await h.request('GET', '/v1/media')).body.media, [], 'no media was kept');
   });
 
   test('a method the path does not take → 405 METHOD_NOT_ALLOWED, with Allow listing the methods it does', async () => {

@@ -120,6 +120,10 @@ test('limits and broken input: over 500 rows, broken CSV quoting, an unknown col
   const quoting = await csv('content,isDraft\n"unterminated,true\n');
   assert.equal(quoting.status, 400);
   assert.match(quoting.body.error, /CSV/);
+  const twice = await csv('content,isDraft,content\na,true,b\n');
+  assert.equal(twice.status, 400, twice.text);
+  assert.equal(twice.body.param, 'content');
+  assert.match(twice.body.error, /appears twice/);
   const column = await csv('content,colour\nx,red\n');
   assert.equal(column.status, 400);
   assert.equal(column.body.param, 'colour');

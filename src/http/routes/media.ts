@@ -34,6 +34,7 @@ async function uploadMultipart(req: FastifyRequest, service: MediaService, apiKe
       if (part.type === 'field') {
         if (part.fieldname !== 'altText') throw errors.unknownField(part.fieldname, `${part.fieldname} is not a known field; send one part "file" and optionally "altText"`);
         if (typeof part.value !== 'string' || [...part.value].length > MAX_ALT_TEXT) throw errors.invalid('altText', `altText must be text of at most ${MAX_ALT_TEXT} characters`);
+        if (part.value.includes('\u0000')) throw errors.invalid('altText', 'altText must not contain the character U+0000 (NUL)');
         if (answer) {
           // A field after the file: the media exists already, so it is applied to it.
           if (answer.replayed) continue;
