@@ -10,6 +10,9 @@ const FORMAT_SAMPLES: Record<string, fc.Arbitrary<string>> = {
   date: fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
 };
 
+/** Characters that are valid JSON but trouble somewhere: NUL (PostgreSQL text), a lone surrogate, RTL override, BOM, NEL. */
+const AWKWARD = ['\u0000', '\ud800', '\udfff', '\u202e', '\ufeff', '\u0085', '\uffff', '\r\n'];
+
 /** Values valid against the schema (as far as this subset goes). */
 export function arbitraryFor(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
@@ -32,7 +35,17 @@ export function arbitraryFor(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
       if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^[Hh][Tt][Tt][Pp]')) return FORMAT_SAMPLES.uri!;
       const minLength = (schema.minLength as number) ?? 0;
       const maxLength = Math.min((schema.maxLength as number) ?? 40, 40);
-      return fc.string({ minLength, maxLength: Math.max(minLength, maxLength) });
+      const lengths = { minLength, maxLength: Math.max(minLength, maxLength) };
+      // Mostly printable text; now and then any code point, or one a database or a platform chokes on.
+      const ways: fc.WeightedArbitrary<string>[] = [
+        { weight: 8, arbitrary: fc.string(lengths) },
+        { weight: 1, arbitrary: fc.string({ ...lengths, unit: 'binary' }) },
+      ];
+      if (lengths.maxLength >= 1) {
+        const rest = fc.string({ minLength: Math.max(0, minLength - 1), maxLength: lengths.maxLength - 1 });
+        ways.push({ weight: 1, arbitrary: fc.tuple(fc.constantFrom(...AWKWARD), rest).map(([c, s]) => c + s) });
+      }
+      return fc.oneof(...ways);
     }
     case 'array': {
       const items = (schema.items as Schema) ?? {};
