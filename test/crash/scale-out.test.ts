@@ -4,6 +4,8 @@
 //   1. Every /v1 operation of /openapi.json answers on each API process, and work begun on one is carried
 //      on by the other (no affinity): a connect started on one completes on the other, a post created on
 //      one is read, changed, retried, edited and unpublished on the other.
+//      The media library is on the s3 store (a real S3-compatible server), as a scale-out needs: a file
+//      uploaded through one process is read, changed, published and deleted through the other.
 //   2. kill -9 of a worker and of an API process while publishNow and scheduled posts are in flight: the
 //      cut-off requests, sent again with the same Idempotency-Key to the other API process, get their post;
 //      every post ends published, and no platform holds any of them twice.
@@ -11,10 +13,13 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import sharp from 'sharp';
 import { openDatabase } from '../../src/db/database.ts';
 import { approveConsent } from '../helpers/platform.ts';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/herald.ts';
 import { HERALD_MAIN, processEnv, startHeraldProcess, type HeraldProcess } from '../helpers/process.ts';
+import { uploadRaw } from '../helpers/media.ts';
+import { startS3Server, type TestS3Server } from '../helpers/s3-server.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 import { until } from '../helpers/wait.ts';
 
@@ -25,6 +30,7 @@ let database: TestDatabase;
 let sandbox: ChildProcess;
 let sandboxUrl: string;
 let receiver: Receiver;
+let s3: TestS3Server;
 let env: Record<string, string>;
 let apiKey: string;
 const procs = new Map<string, HeraldProcess>();
@@ -75,8 +81,16 @@ before(async () => {
   sandbox = s.child;
   sandboxUrl = s.url;
   receiver = await startReceiver();
+  s3 = await startS3Server();
   env = processEnv(database, {
     ...s.settings,
+    HERALD_MEDIA_STORE: 's3',
+    HERALD_S3_BUCKET: s3.bucket,
+    HERALD_S3_REGION: s3.region,
+    HERALD_S3_ENDPOINT: s3.endpoint,
+    HERALD_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+    HERALD_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+    HERALD_S3_FORCE_PATH_STYLE: 'true',
     HERALD_ALLOW_PRIVATE_NETWORKS: 'true',
     HERALD_RATE_LIMIT_PER_MINUTE: '100000',
     HERALD_PLATFORM_TIMEOUT_MS: '5000',
@@ -94,6 +108,7 @@ after(async () => {
   await Promise.all([...procs.values()].map((p) => p.kill()));
   sandbox.kill('SIGTERM');
   await receiver.close();
+  await s3.close();
   await database.drop();
 });
 
@@ -155,6 +170,25 @@ test('every /v1 operation answers on every API process, and work begun on one is
     assert.equal((await A('POST', '/v1/posts/validate', '/v1/posts/validate', { content: 'ok?', publishNow: true, platforms: [{ platform: 'twitter', accountId: x }] })).body.valid, true);
     const bulk = await B('POST', '/v1/posts/bulk', '/v1/posts/bulk', { posts: [{ content: `bulk ${tag}`, isDraft: true }] });
     assert.equal(bulk.body.created, 1, JSON.stringify(bulk.body));
+
+    // The media library: uploaded through one process into the bucket, read, changed, published (by a
+    // worker) and deleted through the other; an import by URL the same way.
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
+    const uploaded = await uploadRaw({ url: procs.get(a)!.url, key: apiKey }, png, 'image/png', '?altText=' + encodeURIComponent(`alt ${tag}`));
+    served.set('POST /v1/media', (served.get('POST /v1/media') ?? new Set()).add(a));
+    assert.equal(uploaded.status, 201, uploaded.text);
+    const mediaId = uploaded.body.id as string;
+    assert.ok((await s3.objectKeys()).includes(`${mediaId}/original`));
+    assert.equal((await B('GET', `/v1/media/${mediaId}`, '/v1/media/{id}')).body.width, 64);
+    assert.ok((await B('GET', '/v1/media?limit=100', '/v1/media')).body.media.some((m: any) => m.id === mediaId));
+    assert.equal((await B('PATCH', `/v1/media/${mediaId}`, '/v1/media/{id}', { altText: `changed ${tag}` })).body.altText, `changed ${tag}`);
+    const withMedia = await B('POST', '/v1/posts', '/v1/posts', { content: `library media ${tag}`, mediaItems: [{ mediaId }], publishNow: true, platforms: [{ platform: 'twitter', accountId: x }] }, { 'idempotency-key': randomUUID() });
+    assert.equal(withMedia.body.status, 'published', JSON.stringify(withMedia.body));
+    const imported = await A('POST', '/v1/media/import', '/v1/media/import', { url: `${sandboxUrl}/media/sample.jpg` }, { 'idempotency-key': randomUUID() });
+    assert.equal(imported.status, 201, JSON.stringify(imported.body));
+    assert.equal((await B('GET', `/v1/media/${imported.body.id}`, '/v1/media/{id}')).body.contentType, 'image/jpeg');
+    assert.equal((await B('DELETE', `/v1/media/${imported.body.id}`, '/v1/media/{id}')).status, 200);
+    assert.equal((await A('GET', `/v1/media/${imported.body.id}`, '/v1/media/{id}')).status, 404);
 
     // The posting queue set on one process, used by a create on the other.
     const slots = await A('PUT', '/v1/queue', '/v1/queue', { timezone: 'UTC', slots: [{ day: 'mon', time: '09:00' }] });

@@ -13,6 +13,8 @@ import { codeExchangeFailure, refreshFailure, threadsFailure } from '../../../sr
 import { answeredFailure as tiktokFailure } from '../../../src/platforms/tiktok/errors.ts';
 import { answeredFailure as youtubeFailure } from '../../../src/platforms/youtube/errors.ts';
 import { answeredFailure as pinterestFailure } from '../../../src/platforms/pinterest/errors.ts';
+import { xrpcFailure } from '../../../src/platforms/bluesky/errors.ts';
+import { answeredFailure as mastodonFailure } from '../../../src/platforms/mastodon/errors.ts';
 
 const NOW = Date.parse('2026-11-22T10:00:00Z');
 
@@ -25,12 +27,15 @@ const MAPPINGS: Record<string, ((res: Extract<HttpResult, { sent: true }>) => Pl
   tiktok: [(r) => tiktokFailure(r, NOW)],
   youtube: [(r) => youtubeFailure(r, NOW)],
   pinterest: [(r) => pinterestFailure(r, NOW)],
+  bluesky: [(r) => xrpcFailure(r, NOW, 'Bluesky refused the post')],
+  mastodon: [(r) => mastodonFailure(r, NOW, { label: 'Mastodon refused the post' })],
 };
 
 const BODIES: Record<string, unknown> = {
   // What Herald itself answers for a route it does not have (a worker calling its own port).
   'Herald route not found': { error: 'Route POST:/sandbox/twitter/2/tweets not found', code: 'NOT_FOUND' },
   'a bare OAuth error': { error: 'invalid_grant', error_description: 'Token was invalid' },
+  'an XRPC ExpiredToken': { error: 'ExpiredToken', message: 'Token has expired' },
   'an OAuth invalid_request': { error: 'invalid_request' },
   'a Graph envelope with code 190': { error: { message: 'Invalid OAuth access token', type: 'OAuthException', code: 190 } },
   'Google UNAUTHENTICATED': { error: { code: 404, message: 'nope', status: 'UNAUTHENTICATED', errors: [{ reason: 'authError' }] } },
