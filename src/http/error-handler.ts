@@ -17,6 +17,9 @@ function shapeOf(req: FastifyRequest, status: number): 'A' | 'B' {
   return shape;
 }
 
+/** The limit the refused body was held to: the route's own (bulk imports take 5 MiB), else the default. */
+const bodyLimitOf = (req: FastifyRequest): number => req.routeOptions?.bodyLimit ?? BODY_LIMIT_BYTES;
+
 /** Maps Fastify's own errors (parsing, limits, validation) to ApiErrors; null for anything else. */
 export function fromFastifyError(err: FastifyError, req: FastifyRequest): ApiError | null {
   if (err.validation) {
@@ -24,7 +27,7 @@ export function fromFastifyError(err: FastifyError, req: FastifyRequest): ApiErr
   }
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return errors.payloadTooLarge(BODY_LIMIT_BYTES);
+      return errors.payloadTooLarge(bodyLimitOf(req));
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return errors.unsupportedMediaType(req.headers['content-type']);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -39,7 +42,7 @@ export function fromFastifyError(err: FastifyError, req: FastifyRequest): ApiErr
   if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) {
     return errors.invalid(undefined, 'request body is not valid JSON');
   }
-  if (err.statusCode === 413) return errors.payloadTooLarge(BODY_LIMIT_BYTES);
+  if (err.statusCode === 413) return errors.payloadTooLarge(bodyLimitOf(req));
   if (err.statusCode === 415) return errors.unsupportedMediaType(req.headers['content-type']);
   return null;
 }
