@@ -4,7 +4,7 @@
 // shared machine falls on each kind alike. Every request carries an Idempotency-Key, as the SDK sends one
 // with every create and every bulk call; every post is checked to be created.
 import { randomUUID } from 'node:crypto';
-import { benchDatabase, connect, cpuSeconds, createKey, load1, percentile, startEmulators, startHerald } from './lib.ts';
+import { api, benchDatabase, connect, cpuSeconds, createKey, load1, percentile, startEmulators, startHerald } from './lib.ts';
 
 export interface BulkKind {
   /** Median over the rounds, wall time for the 500 posts. */
@@ -33,7 +33,7 @@ const cell = (v: string) => `"${v.replace(/"/g, '""')}"`;
 
 export async function benchBulk(options: { rows?: number; rounds?: number } = {}): Promise<BulkFigures> {
   const rows = options.rows ?? 500;
-  const rounds = options.rounds ?? 3;
+  const rounds = options.rounds ?? 5;
   const database = await benchDatabase();
   const emulators = await startEmulators();
   const env = { ...database.env, ...emulators.env, HERALD_ALLOW_PRIVATE_NETWORKS: 'true' };
@@ -71,11 +71,16 @@ export async function benchBulk(options: { rows?: number; rounds?: number } = {}
       const res = await send('POST', '/v1/posts', JSON.stringify(post), 'application/json');
       if (res.status !== 201 || res.body.status !== 'scheduled') throw new Error(`create answered ${res.status}: ${JSON.stringify(res.body)}`);
     };
-    const checkBulk = (res: { status: number; body: any }) => {
-      if (res.status !== 200 || res.body.created !== rows || res.body.failed !== 0) throw new Error(`bulk answered ${res.status}: ${JSON.stringify(res.body).slice(0, 2000)}`);
+    const checkBulk = async (res: { status: number; body: any }, batch: ReturnType<typeof posts>) => {
+      if (res.status !== 200 || res.body.created !== batch.length || res.body.failed !== 0) throw new Error(`bulk answered ${res.status}: ${JSON.stringify(res.body).slice(0, 2000)}`);
+      // The last row is stored as sent (after the clock stops: not part of the figure).
+      return async () => {
+        const last = await api(herald.url, key, 'GET', `/v1/posts/${res.body.results.at(-1).id}`);
+        if (last.status !== 200 || last.body.content !== batch.at(-1)!.content || last.body.platforms.length !== targets.length) throw new Error(`the last row reads back as ${JSON.stringify(last.body)}`);
+      };
     };
 
-    const kinds: Record<'singleSequential' | 'singleConcurrent' | 'bulkJson' | 'bulkCsv', (batch: ReturnType<typeof posts>) => Promise<void>> = {
+    const kinds: Record<'singleSequential' | 'singleConcurrent' | 'bulkJson' | 'bulkCsv', (batch: ReturnType<typeof posts>) => Promise<void | (() => Promise<void>)>> = {
       async singleSequential(batch) {
         for (const p of batch) await single(p);
       },
@@ -88,18 +93,18 @@ export async function benchBulk(options: { rows?: number; rounds?: number } = {}
         );
       },
       async bulkJson(batch) {
-        checkBulk(await send('POST', '/v1/posts/bulk', JSON.stringify({ posts: batch }), 'application/json'));
+        return checkBulk(await send('POST', '/v1/posts/bulk', JSON.stringify({ posts: batch }), 'application/json'), batch);
       },
       async bulkCsv(batch) {
         const csv = [
           'content,scheduledFor,timezone,platforms',
           ...batch.map((p) => [cell(p.content), p.scheduledFor, p.timezone, p.platforms.map((t) => `${t.platform}:${t.accountId}`).join(';')].join(',')),
         ].join('\r\n');
-        checkBulk(await send('POST', '/v1/posts/bulk', csv, 'text/csv'));
+        return checkBulk(await send('POST', '/v1/posts/bulk', csv, 'text/csv'), batch);
       },
     };
     // A warm-up of each kind (JIT, prepared statements, the SQLite page cache), not counted.
-    for (const run of Object.values(kinds)) await run(posts().slice(0, 20));
+    for (const run of Object.values(kinds)) await (await run(posts().slice(0, 20)))?.();
 
     const loadBefore = load1();
     const times: Record<keyof typeof kinds, { ms: number; cpuMs: number }[]> = { singleSequential: [], singleConcurrent: [], bulkJson: [], bulkCsv: [] };
@@ -108,8 +113,9 @@ export async function benchBulk(options: { rows?: number; rounds?: number } = {}
         const batch = posts();
         const cpu0 = cpuSeconds(pid);
         const started = performance.now();
-        await run(batch);
+        const check = await run(batch);
         times[name].push({ ms: performance.now() - started, cpuMs: (cpuSeconds(pid) - cpu0) * 1000 });
+        await check?.();
       }
     }
     const figures = (name: keyof typeof kinds): BulkKind => {

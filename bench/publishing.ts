@@ -97,7 +97,7 @@ interface FanOutRecipe {
   accountPerPost?: boolean;
 }
 
-const FAN_OUT_RECIPES: Record<Platform, FanOutRecipe> = {
+export const FAN_OUT_RECIPES: Record<Platform, FanOutRecipe> = {
   twitter: {},
   facebook: { consent: { sandbox_pages: '1', sandbox_user: 'bench_fb' } },
   instagram: { consent: { sandbox_pages: '1', sandbox_user: 'bench_ig' } },
@@ -111,7 +111,7 @@ const FAN_OUT_RECIPES: Record<Platform, FanOutRecipe> = {
   mastodon: { instance: true },
 };
 
-async function connectFanOut(url: string, key: string, emulatorsUrl: string, platform: Platform, user: string): Promise<string> {
+export async function connectFanOut(url: string, key: string, emulatorsUrl: string, platform: Platform, user: string): Promise<string> {
   const recipe = FAN_OUT_RECIPES[platform];
   const root = `${emulatorsUrl}/${descriptorOf(platform).sandbox.mount}`;
   if (recipe.handle) {
