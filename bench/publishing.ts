@@ -46,6 +46,12 @@ export interface FanOutFigures {
   /** Each all-at-once run, in order. */
   allRunsMs: number[];
   ratio: number;
+  /** Platform calls (all emulators) of each platform alone, and of all at once (medians). */
+  singleCalls: Record<string, number>;
+  allCalls: number;
+  /** Herald's CPU time for one publishNow request (medians, 10 ms resolution). */
+  singleCpuMs: Record<string, number>;
+  allCpuMs: number;
   load: number;
 }
 
@@ -156,7 +162,16 @@ export async function benchFanOut(runs = 5): Promise<FanOutFigures> {
       const settings = FAN_OUT_RECIPES[platform].settings?.(`bench_${platform}`);
       return { platform, accountId: ids[Math.min(n, ids.length - 1)]!, ...(settings ? { platformSpecificData: settings } : {}) };
     };
-    const publish = async (platforms: readonly Platform[], n: number): Promise<number> => {
+    const mounts = [...new Set(PLATFORMS.map((p) => descriptorOf(p).sandbox.mount))];
+    const callCounts = async () => {
+      let n = 0;
+      for (const m of mounts) n += ((await (await fetch(`${emulators.url}/${m}/__sandbox/calls`)).json()) as { calls: unknown[] }).calls.length;
+      return n;
+    };
+    /** One publishNow: its response time, the platform calls it made, and Herald's CPU for it. */
+    const publish = async (platforms: readonly Platform[], n: number) => {
+      const calls0 = await callCounts();
+      const cpu0 = cpuSeconds(herald.child.pid!);
       const started = performance.now();
       const res = await api(herald.url, key, 'POST', '/v1/posts', {
         content: `fan-out ${randomUUID()}`,
@@ -165,21 +180,41 @@ export async function benchFanOut(runs = 5): Promise<FanOutFigures> {
         publishNow: true,
         platforms: platforms.map((p) => target(p, n)),
       });
-      const took = performance.now() - started;
+      const ms = performance.now() - started;
+      const cpuMs = (cpuSeconds(herald.child.pid!) - cpu0) * 1000;
       if (res.body.status !== 'published') throw new Error(`not published: ${JSON.stringify(res.body)}`);
-      return took;
+      return { ms, cpuMs, calls: (await callCounts()) - calls0 };
     };
-    const singleMs: Record<string, number> = {};
-    for (const p of PLATFORMS) {
-      const times: number[] = [];
-      for (let i = 0; i < runs; i++) times.push(await publish([p], i));
-      singleMs[p] = median(times);
+    // Rounds interleaved (each platform alone, then all at once) so that a busy moment of the shared
+    // machine falls on both kinds alike.
+    const singles = new Map<Platform, Awaited<ReturnType<typeof publish>>[]>(PLATFORMS.map((p) => [p, []]));
+    const alls: Awaited<ReturnType<typeof publish>>[] = [];
+    for (let i = 0; i < runs; i++) {
+      for (const p of PLATFORMS) singles.get(p)!.push(await publish([p], i));
+      alls.push(await publish(PLATFORMS, runs + i));
     }
-    const allRunsMs: number[] = [];
-    for (let i = 0; i < runs; i++) allRunsMs.push(await publish(PLATFORMS, runs + i));
+    const singleMs: Record<string, number> = {};
+    const singleCalls: Record<string, number> = {};
+    for (const [p, rs] of singles) {
+      singleMs[p] = median(rs.map((r) => r.ms));
+      singleCalls[p] = median(rs.map((r) => r.calls));
+    }
     const [slowest, slowestSingleMs] = Object.entries(singleMs).reduce((a, b) => (b[1] > a[1] ? b : a));
-    const allMs = median(allRunsMs);
-    return { platforms: [...PLATFORMS], slowest, slowestSingleMs, singleMs, allMs, allRunsMs, ratio: allMs / slowestSingleMs, load: load1() };
+    const allMs = median(alls.map((r) => r.ms));
+    return {
+      platforms: [...PLATFORMS],
+      slowest,
+      slowestSingleMs,
+      singleMs,
+      allMs,
+      allRunsMs: alls.map((r) => r.ms),
+      ratio: allMs / slowestSingleMs,
+      singleCalls,
+      allCalls: median(alls.map((r) => r.calls)),
+      singleCpuMs: Object.fromEntries([...singles].map(([p, rs]) => [p, median(rs.map((r) => r.cpuMs))])),
+      allCpuMs: median(alls.map((r) => r.cpuMs)),
+      load: load1(),
+    };
   } finally {
     await herald.stop();
     await emulators.stop();

@@ -190,17 +190,19 @@ if (mcp) {
 }
 
 if (fanOut) {
+  const f = fanOut;
+  const sumCalls = Object.values(f.singleCalls).reduce((a, b) => a + b, 0);
   lines.push(
-    `## publishNow fan-out to all ${fanOut.platforms.length} platforms (SQLite)`,
+    `## publishNow fan-out to all ${f.platforms.length} platforms (SQLite)`,
     '',
-    `One video (YouTube publishes nothing else), emulators answering every call after 100 ms, median of 5 posts each; TikTok one account per post (its cap of 6 a minute) (load ${fanOut.load}):`,
+    `One video (YouTube publishes nothing else), the emulators answering every call after 100 ms; each platform alone and then all at once, in 5 interleaved rounds, medians; TikTok one account per post (its cap of 6 a minute) (load ${f.load}):`,
     '',
-    '| target(s) | response time |',
-    '|---|---|',
-    ...Object.entries(fanOut.singleMs).map(([p, ms]) => `| ${p} alone | ${f0(ms)} ms |`),
-    `| all ${fanOut.platforms.length} at once | ${f0(fanOut.allMs)} ms (runs: ${fanOut.allRunsMs.map(f0).join(', ')}) |`,
+    '| target(s) | response time | platform calls | Herald CPU |',
+    '|---|---|---|---|',
+    ...Object.entries(f.singleMs).map(([p, ms]) => `| ${p} alone | ${f0(ms)} ms | ${f.singleCalls[p]} | ${f0(f.singleCpuMs[p]!)} ms |`),
+    `| all ${f.platforms.length} at once | ${f0(f.allMs)} ms (runs: ${f.allRunsMs.map(f0).join(', ')}) | ${f.allCalls} (${sumCalls} alone) | ${f0(f.allCpuMs)} ms |`,
     '',
-    `- All ${fanOut.platforms.length} take ${f2(fanOut.ratio)}× the slowest single target (${fanOut.slowest}); target at most 1.1×: ${verdict(fanOut.ratio <= 1.1)}.`,
+    `- All ${f.platforms.length} take ${f2(f.ratio)}× the slowest single target (${f.slowest}); target at most 1.1×: ${verdict(f.ratio <= 1.1)}.`,
     '',
   );
 }
