@@ -202,7 +202,7 @@ if (fanOut) {
     ...Object.entries(f.singleMs).map(([p, ms]) => `| ${p} alone | ${f0(ms)} ms | ${f.singleCalls[p]} | ${f0(f.singleCpuMs[p]!)} ms |`),
     `| all ${f.platforms.length} at once | ${f0(f.allMs)} ms (runs: ${f.allRunsMs.map(f0).join(', ')}) | ${f.allCalls} (${sumCalls} alone) | ${f0(f.allCpuMs)} ms |`,
     '',
-    `- All ${f.platforms.length} take ${f2(f.ratio)}× the slowest single target (${f.slowest}); target at most 1.1×: ${verdict(f.ratio <= 1.1)}.`,
+    `- All ${f.platforms.length} take ${f.ratio.toFixed(3)}× the slowest single target (${f.slowest}); target at most 1.1×: ${verdict(f.ratio <= 1.1)}.`,
     '',
   );
 }
