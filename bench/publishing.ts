@@ -1,6 +1,7 @@
-// Publishing figures: publishNow to five targets against the slowest single target (issue 4), and posts
-// due at scheduled times, published by one Herald process (SQLite) or by one API process and 1, 2 or 4
-// worker processes (PostgreSQL), with the emulators in a process of their own answering after a delay.
+// Publishing figures: publishNow to every registered platform at once against the slowest single
+// target (issues 4 and 14), and posts due at scheduled times, published by one Herald process (SQLite)
+// or by one API process and 1, 2 or 4 worker processes (PostgreSQL), with the emulators in a process of
+// their own answering after a delay.
 //
 // The due posts are seeded first and timed afterwards, so a slow machine cannot make a post due before
 // the benchmark starts watching: one post is created through the API (the exact rows Herald writes for
@@ -13,6 +14,10 @@ import type { JobsTable, PostTargetsTable, PostsTable } from '../src/db/schema.t
 import { openDatabase, type Db } from '../src/db/database.ts';
 import { duePayload, JOBS_CHANNEL } from '../src/jobs/pg-signals.ts';
 import { newId } from '../src/lib/ids.ts';
+import { PLATFORMS, descriptorOf, type Platform } from '../src/platforms/registry.ts';
+import { SANDBOX_APP } from '../src/sandbox/kit/emulator.ts';
+import { sandboxUser } from '../src/sandbox/pinterest/users.ts';
+import { approveConsent } from '../test/helpers/platform.ts';
 import {
   api,
   benchDatabase,
@@ -30,10 +35,23 @@ import {
 import type { PostgresServer } from './postgres.ts';
 
 export interface FanOutFigures {
+  /** The platforms published to, in order (every registered platform). */
+  platforms: string[];
   slowestSingleMs: number;
+  /** The platform whose single publish took longest. */
+  slowest: string;
   singleMs: Record<string, number>;
-  allFiveMs: number;
+  /** Every platform in one request (median). */
+  allMs: number;
+  /** Each all-at-once run, in order. */
+  allRunsMs: number[];
   ratio: number;
+  /** Platform calls (all emulators) of each platform alone, and of all at once (medians). */
+  singleCalls: Record<string, number>;
+  allCalls: number;
+  /** Herald's CPU time for one publishNow request (medians, 10 ms resolution). */
+  singleCpuMs: Record<string, number>;
+  allCpuMs: number;
   load: number;
 }
 
@@ -67,6 +85,61 @@ export interface DueFigures {
 
 const median = (xs: number[]) => percentile(xs, 50);
 
+/**
+ * How each platform joins the fan-out (as test/e2e/fan-out.test.ts connects them): the consent page's
+ * sandbox choices, Mastodon's instance (the emulator's root), Bluesky's app-password sign-in on the
+ * emulated PDS, and the settings a target needs (YouTube's title, Pinterest's board).
+ */
+interface FanOutRecipe {
+  consent?: Record<string, string>;
+  instance?: boolean;
+  /** Bluesky: the handle to sign in as (the emulator makes the account). */
+  handle?: string;
+  settings?(user: string): Record<string, unknown>;
+  /**
+   * A cap that a handful of posts a minute would meet (TikTok: 6 a minute and 15 a day per account):
+   * one account per post then, so the cap stays out of the figures.
+   */
+  accountPerPost?: boolean;
+}
+
+export const FAN_OUT_RECIPES: Record<Platform, FanOutRecipe> = {
+  twitter: {},
+  facebook: { consent: { sandbox_pages: '1', sandbox_user: 'bench_fb' } },
+  instagram: { consent: { sandbox_pages: '1', sandbox_user: 'bench_ig' } },
+  threads: {},
+  tiktok: { accountPerPost: true },
+  linkedin: {},
+  youtube: { settings: () => ({ title: 'Everywhere at once', madeForKids: false }) },
+  bluesky: { handle: 'bench-fanout.bsky.test' },
+  // The emulator's boards are derived from the user's name, as Pinterest's GET /v5/boards would list them.
+  pinterest: { settings: (user) => ({ boardId: sandboxUser(user, SANDBOX_APP.clientId, { pinner: false, systemUser: false, now: 0 }).boards[0]!.id, title: 'Everywhere' }) },
+  mastodon: { instance: true },
+};
+
+export async function connectFanOut(url: string, key: string, emulatorsUrl: string, platform: Platform, user: string): Promise<string> {
+  const recipe = FAN_OUT_RECIPES[platform];
+  const root = `${emulatorsUrl}/${descriptorOf(platform).sandbox.mount}`;
+  if (recipe.handle) {
+    const res = await api(url, key, 'POST', `/v1/connect/${platform}`, { identifier: recipe.handle, appPassword: 'abcd-efgh-ijkl-mnop', service: root });
+    if (res.status !== 200) throw new Error(`connect ${platform}: ${JSON.stringify(res.body)}`);
+    return res.body.accountId;
+  }
+  const redirect = 'https://bench.example.com/cb';
+  const instance = recipe.instance ? `&instance=${encodeURIComponent(root)}` : '';
+  const start = await api(url, key, 'GET', `/v1/connect/${platform}?redirect_url=${encodeURIComponent(redirect)}${instance}`);
+  if (start.status !== 200) throw new Error(`connect ${platform}: ${JSON.stringify(start.body)}`);
+  const { code, state } = await approveConsent(start.body.authUrl, recipe.consent ?? { sandbox_user: user });
+  const done = await api(url, key, 'POST', `/v1/connect/${platform}`, { code, state, redirect_url: redirect });
+  if (done.status !== 200) throw new Error(`connect ${platform}: ${JSON.stringify(done.body)}`);
+  return done.body.accounts[0].accountId;
+}
+
+/**
+ * publishNow to each platform alone (median of `runs` posts each), then to every registered platform in
+ * one request (median of `runs`), the emulators answering every call after 100 ms. One video for all, as
+ * YouTube publishes nothing else (padded past LinkedIn's 75 KB minimum, as the fan-out test does).
+ */
 export async function benchFanOut(runs = 5): Promise<FanOutFigures> {
   const database = await benchDatabase();
   const emulators = await startEmulators();
@@ -74,44 +147,74 @@ export async function benchFanOut(runs = 5): Promise<FanOutFigures> {
   const key = createKey(env);
   const herald = await startHerald(env);
   try {
-    const image = [{ type: 'image', url: `${emulators.url}/media/sample.jpg` }];
-    const accounts = {
-      twitter: (await connect(herald.url, key, 'twitter'))[0]!,
-      facebook: (await connect(herald.url, key, 'facebook', { sandbox_pages: '1' }))[0]!,
-      instagram: (await connect(herald.url, key, 'instagram', { sandbox_pages: '1', sandbox_user: 'ig' }))[0]!,
-      threads: (await connect(herald.url, key, 'threads'))[0]!,
-    };
-    // TikTok allows 6 posts a minute per account: one account per post keeps the limit out of the figures.
-    const tiktok: string[] = [];
-    for (let i = 0; i < 2 * runs + 1; i++) tiktok.push((await connect(herald.url, key, 'tiktok', { sandbox_user: `bench_tt_${i}` }))[0]!);
+    const video = [{ type: 'video', url: `${emulators.url}/media/sample.mp4?bytes=100000` }];
+    const accounts = new Map<Platform, string[]>();
+    for (const p of PLATFORMS) {
+      const ids: string[] = [];
+      const user = (i: number) => `bench_${p}${FAN_OUT_RECIPES[p].accountPerPost ? `_${i}` : ''}`;
+      for (let i = 0; i < (FAN_OUT_RECIPES[p].accountPerPost ? 2 * runs + 1 : 1); i++) ids.push(await connectFanOut(herald.url, key, emulators.url, p, user(i)));
+      accounts.set(p, ids);
+    }
     await emulators.setLatency(100);
 
-    const target = (platform: string, n: number) => ({ platform, accountId: platform === 'tiktok' ? tiktok[n]! : accounts[platform as keyof typeof accounts] });
-    const publish = async (platforms: string[], n: number): Promise<number> => {
+    const target = (platform: Platform, n: number) => {
+      const ids = accounts.get(platform)!;
+      const settings = FAN_OUT_RECIPES[platform].settings?.(`bench_${platform}`);
+      return { platform, accountId: ids[Math.min(n, ids.length - 1)]!, ...(settings ? { platformSpecificData: settings } : {}) };
+    };
+    const mounts = [...new Set(PLATFORMS.map((p) => descriptorOf(p).sandbox.mount))];
+    const callCounts = async () => {
+      let n = 0;
+      for (const m of mounts) n += ((await (await fetch(`${emulators.url}/${m}/__sandbox/calls`)).json()) as { calls: unknown[] }).calls.length;
+      return n;
+    };
+    /** One publishNow: its response time, the platform calls it made, and Herald's CPU for it. */
+    const publish = async (platforms: readonly Platform[], n: number) => {
+      const calls0 = await callCounts();
+      const cpu0 = cpuSeconds(herald.child.pid!);
       const started = performance.now();
       const res = await api(herald.url, key, 'POST', '/v1/posts', {
         content: `fan-out ${randomUUID()}`,
-        mediaItems: image,
+        mediaItems: video,
         tiktokSettings: { privacyLevel: 'SELF_ONLY' },
         publishNow: true,
         platforms: platforms.map((p) => target(p, n)),
       });
-      const took = performance.now() - started;
+      const ms = performance.now() - started;
+      const cpuMs = (cpuSeconds(herald.child.pid!) - cpu0) * 1000;
       if (res.body.status !== 'published') throw new Error(`not published: ${JSON.stringify(res.body)}`);
-      return took;
+      return { ms, cpuMs, calls: (await callCounts()) - calls0 };
     };
-    const platforms = ['twitter', 'facebook', 'instagram', 'threads', 'tiktok'];
-    const singleMs: Record<string, number> = {};
-    for (const p of platforms) {
-      const times: number[] = [];
-      for (let i = 0; i < runs; i++) times.push(await publish([p], i));
-      singleMs[p] = median(times);
+    // Rounds interleaved (each platform alone, then all at once) so that a busy moment of the shared
+    // machine falls on both kinds alike.
+    const singles = new Map<Platform, Awaited<ReturnType<typeof publish>>[]>(PLATFORMS.map((p) => [p, []]));
+    const alls: Awaited<ReturnType<typeof publish>>[] = [];
+    for (let i = 0; i < runs; i++) {
+      for (const p of PLATFORMS) singles.get(p)!.push(await publish([p], i));
+      alls.push(await publish(PLATFORMS, runs + i));
     }
-    const all: number[] = [];
-    for (let i = 0; i < runs; i++) all.push(await publish(platforms, runs + i));
-    const slowestSingleMs = Math.max(...Object.values(singleMs));
-    const allFiveMs = median(all);
-    return { slowestSingleMs, singleMs, allFiveMs, ratio: allFiveMs / slowestSingleMs, load: load1() };
+    const singleMs: Record<string, number> = {};
+    const singleCalls: Record<string, number> = {};
+    for (const [p, rs] of singles) {
+      singleMs[p] = median(rs.map((r) => r.ms));
+      singleCalls[p] = median(rs.map((r) => r.calls));
+    }
+    const [slowest, slowestSingleMs] = Object.entries(singleMs).reduce((a, b) => (b[1] > a[1] ? b : a));
+    const allMs = median(alls.map((r) => r.ms));
+    return {
+      platforms: [...PLATFORMS],
+      slowest,
+      slowestSingleMs,
+      singleMs,
+      allMs,
+      allRunsMs: alls.map((r) => r.ms),
+      ratio: allMs / slowestSingleMs,
+      singleCalls,
+      allCalls: median(alls.map((r) => r.calls)),
+      singleCpuMs: Object.fromEntries([...singles].map(([p, rs]) => [p, median(rs.map((r) => r.cpuMs))])),
+      allCpuMs: median(alls.map((r) => r.cpuMs)),
+      load: load1(),
+    };
   } finally {
     await herald.stop();
     await emulators.stop();

@@ -4,11 +4,12 @@
 //   BENCH_SECONDS         duration of each API load (default 10)
 //   BENCH_LOAD_SECONDS    duration of the mixed-load soak on each database (default 600)
 //   BENCH_STORED_POSTS    posts stored for the list figures (default 1,000,000)
-//   BENCH_ONLY            a comma-separated subset: api, mcp, fanout, due, throughput, scale, webhooks, media,
+//   BENCH_ONLY            a comma-separated subset: api, mcp, fanout, bulk, due, throughput, scale, webhooks, media,
 //                         dashboard, load
 import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { benchApi, type ApiFigures } from './api.ts';
+import { benchBulk, type BulkFigures } from './bulk.ts';
 import { benchCalendar } from './dashboard.ts';
 import { load1, machine } from './lib.ts';
 import { benchLoad, type LoadFigures } from './load.ts';
@@ -46,6 +47,7 @@ async function step<T>(name: string, run: () => Promise<T>): Promise<T | null> {
 const postgres = await startPostgres();
 const api: Partial<Record<'sqlite' | 'postgres', ApiFigures | null>> = {};
 let fanOut: FanOutFigures | null = null;
+let bulk: BulkFigures | null = null;
 const due: DueFigures[] = [];
 const throughput: DueFigures[] = [];
 const ioBound: DueFigures[] = [];
@@ -64,6 +66,7 @@ try {
   }
   if (wanted('mcp')) mcp = await step('MCP list_posts against REST', () => benchMcp());
   if (wanted('fanout')) fanOut = await step('publishNow fan-out', () => benchFanOut());
+  if (wanted('bulk')) bulk = await step('bulk import against single creates', () => benchBulk());
   if (wanted('due')) {
     const sqlite = await step('10,000 posts due in one minute, SQLite', () => benchDue({ targets: 10_000, spreadMs: 60_000, platformLatencyMs: 100 }));
     if (sqlite) due.push(sqlite);
@@ -187,17 +190,41 @@ if (mcp) {
 }
 
 if (fanOut) {
+  const f = fanOut;
+  const sumCalls = Object.values(f.singleCalls).reduce((a, b) => a + b, 0);
   lines.push(
-    '## publishNow fan-out (SQLite)',
+    `## publishNow fan-out to all ${f.platforms.length} platforms (SQLite)`,
     '',
-    `Emulators answering every call after 100 ms, median of 5 posts each (load ${fanOut.load}):`,
+    `One video (YouTube publishes nothing else), the emulators answering every call after 100 ms; each platform alone and then all at once, in 5 interleaved rounds, medians; TikTok one account per post (its cap of 6 a minute) (load ${f.load}):`,
     '',
-    '| target(s) | response time |',
-    '|---|---|',
-    ...Object.entries(fanOut.singleMs).map(([p, ms]) => `| ${p} alone | ${f0(ms)} ms |`),
-    `| all five at once | ${f0(fanOut.allFiveMs)} ms |`,
+    '| target(s) | response time | platform calls | Herald CPU |',
+    '|---|---|---|---|',
+    ...Object.entries(f.singleMs).map(([p, ms]) => `| ${p} alone | ${f0(ms)} ms | ${f.singleCalls[p]} | ${f0(f.singleCpuMs[p]!)} ms |`),
+    `| all ${f.platforms.length} at once | ${f0(f.allMs)} ms (runs: ${f.allRunsMs.map(f0).join(', ')}) | ${f.allCalls} (${sumCalls} alone) | ${f0(f.allCpuMs)} ms |`,
     '',
-    `- All five take ${f2(fanOut.ratio)}× the slowest single target; target at most 1.3×: ${verdict(fanOut.ratio <= 1.3)}.`,
+    `- All ${f.platforms.length} take ${f.ratio.toFixed(3)}× the slowest single target (${f.slowest}); target at most 1.1×: ${verdict(f.ratio <= 1.1)}.`,
+    '',
+  );
+}
+
+if (bulk) {
+  const b = bulk;
+  const row = (what: string, k: BulkFigures['bulkJson']) => `| ${what} | ${f0(k.ms)} ms | ${k.roundsMs.map(f0).join(', ')} ms | ${f2(k.cpuMsPerPost)} ms |`;
+  const jsonRatio = b.bulkJson.ms / b.singleSequential.ms;
+  const csvRatio = b.bulkCsv.ms / b.singleSequential.ms;
+  lines.push(
+    `## Bulk import: ${f0(b.rows)} posts at once against ${f0(b.rows)} single creates (SQLite)`,
+    '',
+    `The same kind of post (scheduled, ${b.targetsPerPost} targets, Idempotency-Key on every request), ${b.rounds} rounds of each after one not counted, interleaved; median round (load ${b.load.before} → ${b.load.after}):`,
+    '',
+    `| ${f0(b.rows)} posts as | time | rounds | Herald CPU per post |`,
+    '|---|---|---|---|',
+    row(`${f0(b.rows)} \`POST /v1/posts\`, one client, one at a time`, b.singleSequential),
+    row(`${f0(b.rows)} \`POST /v1/posts\`, ${b.concurrency} clients at once`, b.singleConcurrent),
+    row('one `POST /v1/posts/bulk`, JSON', b.bulkJson),
+    row('one `POST /v1/posts/bulk`, CSV', b.bulkCsv),
+    '',
+    `- Bulk JSON takes ${f2(jsonRatio)}× the time of the single creates one at a time (${f2(b.bulkJson.ms / b.singleConcurrent.ms)}× that of ${b.concurrency} clients); CSV ${f2(csvRatio)}× (${f2(b.bulkCsv.ms / b.singleConcurrent.ms)}×). Target "well under", read as at most 0.5× the single creates one at a time: ${verdict(Math.max(jsonRatio, csvRatio) <= 0.5)}.`,
     '',
   );
 }
