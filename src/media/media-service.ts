@@ -154,7 +154,11 @@ export function createMediaService(deps: MediaServiceDeps) {
       let claim: ClaimRef | undefined;
       if (input.idempotency) {
         const { key: idemKey, request } = input.idempotency;
-        const c = await idempotency.claim(apiKeyId, idemKey, sha256Hex(`${request}\n${ingested.sha256}`));
+        // The file is in the store and no row names it yet: if the claim fails (the database does), it goes.
+        const c = await idempotency.claim(apiKeyId, idemKey, sha256Hex(`${request}\n${ingested.sha256}`)).catch(async (err: unknown) => {
+          await store.delete(key).catch(() => {});
+          throw err;
+        });
         if (c.kind !== 'claimed') await store.delete(key);
         if (c.kind === 'replay') return { status: c.status, raw: c.body, replayed: true };
         if (c.kind === 'mismatch') throw errors.idempotencyReused();

@@ -3,6 +3,8 @@
 //   a body of 1 GiB + 1 byte (streamed, never allocated)        → 413 PAYLOAD_TOO_LARGE, nothing kept, memory flat
 //   a client that stops halfway                                  → no row, no file
 //   a multipart form that ends without its closing boundary      → 400 VALIDATION_ERROR "cut off", answered at once, nothing kept
+//   the database refusing the Idempotency-Key claim once the file → 500 INTERNAL_ERROR, no row, no file (the file was left behind: fixed)
+//   is stored
 //   storage failing mid-upload: disk full (tmpfs), S3 answers 500 → 503 STORAGE_UNAVAILABLE with Retry-After, no row, no file
 //   disk full mid-way through a multipart upload, or an import    → the same 503, no row, no file
 //   disk full when a publishing target needs a rendition         → the target fails platform_unavailable, nothing posted; with room again, retry posts it once
@@ -33,6 +35,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
+import { sql } from 'kysely';
 import { connectAccount } from '../helpers/connect.ts';
 import { posted, startWorld, waitFinal, type World } from '../helpers/e2e.ts';
 import { createMediaFixtures, type MediaFixtures } from '../helpers/media-fixtures.ts';
@@ -124,6 +127,29 @@ describe('uploads', () => {
     assert.deepEqual(await filesUnder(join(h.runtime.config.dataDir, 'media')), []);
     // And the server still answers.
     await uploadOk(h, jpeg, 'image/jpeg');
+  });
+});
+
+describe('the database failing once the file is stored', () => {
+  test('the Idempotency-Key claim refused by the database: 500 INTERNAL_ERROR, no row, no file left in the store', async () => {
+    const h = await startHerald();
+    try {
+      // The database itself refuses new idempotency keys (a trigger), as a full or failing one would.
+      const db = h.runtime.db;
+      if (db.dialect === 'postgres') {
+        await sql`create function refuse_claims() returns trigger language plpgsql as $$ begin raise exception 'could not extend file'; end $$`.execute(db.writable);
+        await sql`create trigger refuse_claims before insert on idempotency_keys for each row execute function refuse_claims()`.execute(db.writable);
+      } else {
+        await sql`create trigger refuse_claims before insert on idempotency_keys begin select raise(abort, 'database or disk is full'); end`.execute(db.writable);
+      }
+      const res = await fetch(`${h.url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${h.key}`, 'content-type': 'image/jpeg', 'idempotency-key': '3f0b6a8e-2c1d-4e5f-9a7b-1c2d3e4f5a6b' }, body: jpeg });
+      assert.equal(res.status, 500, await res.clone().text());
+      assert.equal(((await res.json()) as { code: string }).code, 'INTERNAL_ERROR');
+      assert.equal(await mediaRows(h), 0);
+      assert.deepEqual(await filesUnder(join(h.runtime.config.dataDir, 'media')), [], 'the stored file went with the failed claim');
+    } finally {
+      await h.close();
+    }
   });
 });
 
