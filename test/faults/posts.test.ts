@@ -7,16 +7,20 @@
 //   row with more cells than the header
 //   a quoted cell holding commas, quotes and a line break         → one row, its content exactly as written
 //   queued creates and PATCHes with "queue": true, all at once    → every one answered 2xx, each on a slot of its own
+//   a PATCH sent through an API process as a worker process's      → 200 and the post goes out as changed, or 409 POST_NOT_EDITABLE
+//   scheduler fires the post (two runtimes, one database)            and it goes out as it was; once, never half of each
 // Proved elsewhere:
-//   a PATCH racing the scheduler firing the post                  → the post goes out once, as it was (409 POST_NOT_EDITABLE)
+//   a PATCH racing the scheduler firing the post in one process  → the post goes out once, as it was (409 POST_NOT_EDITABLE)
 //                                                                    or as changed, never half of each: test/integration/posts-patch.test.ts
-//                                                                    ("a change racing the scheduler", 15 rounds)
+//                                                                    ("a change racing the scheduler", 15 rounds); across processes: above
 //   two (twenty) queued creates racing for one slot               → twenty distinct slots: test/integration/queue.test.ts
 //   a bulk import cut short by a crash and sent again             → only the missing rows created: test/integration/bulk.test.ts
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connectAccount } from '../helpers/connect.ts';
-import { startWorld, type World } from '../helpers/e2e.ts';
+import { posted, startWorld, waitFinal, type World } from '../helpers/e2e.ts';
+import { createTestDatabase, startHerald } from '../helpers/herald.ts';
+import { untilPast } from '../helpers/wait.ts';
 
 let w: World;
 let x: string;
@@ -102,4 +106,45 @@ test('queued creates and PATCHes with "queue": true, all at once: every one answ
   }
   const slots = answers.map((a) => a.body.scheduledFor);
   assert.equal(new Set(slots).size, answers.length, `one slot each: ${slots.sort().join(', ')}`);
+});
+
+test('a PATCH through an API process as a worker process fires the post: once, as it was or as changed, never half of each', { timeout: 300_000 }, async (t) => {
+  const database = await createTestDatabase();
+  const api = await startHerald({ role: 'api', database, emulators: w.server });
+  const worker = await startHerald({ role: 'worker', database, emulators: w.server });
+  try {
+    const targets = [
+      { platform: 'twitter', accountId: (await connectAccount(api, 'twitter', { sandbox_user: 'patch_race_x' })).accountId },
+      { platform: 'threads', accountId: (await connectAccount(api, 'threads', { sandbox_user: 'patch_race_t' })).accountId },
+    ];
+    const outcomes = { changed: 0, refused: 0 };
+    for (let i = 0; i < 10; i++) {
+      const tag = `patch race ${Date.now()} ${i}`;
+      const due = Date.now() + 1_000;
+      const created = await api.request('POST', '/v1/posts', { body: { content: `${tag} before`, scheduledFor: new Date(due).toISOString(), platforms: targets } });
+      assert.equal(created.status, 201, created.text);
+      // Sent as the post comes due, a little before or after: who wins is the race's business.
+      await untilPast(due - 20 + (i % 5) * 10);
+      const change = await api.request('PATCH', `/v1/posts/${created.body.id}`, { body: { content: `${tag} after` } });
+      const final = await waitFinal(api, created.body.id);
+      assert.equal(final.status, 'published', JSON.stringify(final));
+      const texts = ['twitter', 'threads'].flatMap((name) => posted(w.emu(name)).filter((e) => e.text?.startsWith(tag)).map((e) => e.text));
+      assert.equal(texts.length, 2, `one post per target: ${texts.join(' | ')}`);
+      if (change.status === 200) {
+        outcomes.changed++;
+        assert.deepEqual(texts, [`${tag} after`, `${tag} after`], 'the change won: both targets publish it');
+      } else {
+        outcomes.refused++;
+        assert.equal(change.status, 409, change.text);
+        assert.equal(change.body.code, 'POST_NOT_EDITABLE', change.text);
+        assert.deepEqual(texts, [`${tag} before`, `${tag} before`], 'the scheduler won: the post as it was');
+      }
+    }
+    assert.equal(outcomes.changed + outcomes.refused, 10);
+    t.diagnostic(`the change won ${outcomes.changed} times, the scheduler ${outcomes.refused}`);
+  } finally {
+    await worker.close();
+    await api.close();
+    await database.drop();
+  }
 });
