@@ -5,8 +5,8 @@
 //
 // Waking without polling: each process knows when the next job of each queue is due and sleeps until
 // then. It learns of new jobs from the enqueuer (on PostgreSQL a NOTIFY sent in the enqueuing statement,
-// delivered at commit; on SQLite in the process itself), and every claim also reads the next due time of
-// its queue. A slow backstop poll (`pollMs`) covers a lost notification and jobs whose worker died.
+// delivered at commit, for jobs due within two backstop polls; on SQLite in the process itself), and every
+// claim also reads the next due time of its queue. A slow backstop poll (`pollMs`) covers a lost notification and jobs whose worker died.
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database, JobsTable } from '../db/schema.ts';
@@ -64,6 +64,13 @@ interface Lane {
  * taken in batches (and several workers woken by one notification do not each run a claim per job).
  */
 const MIN_CLAIM_GAP_MS = 20;
+
+/**
+ * PostgreSQL: a job due later than this many backstop polls from now is not announced (see enqueue). Two,
+ * so that a poll that ran while the enqueuing transaction was still committing is not the last one before
+ * the job is due.
+ */
+const NOTIFY_HORIZON_POLLS = 2;
 
 type NewJob = Insertable<JobsTable>;
 // Written with every scheduled post on SQLite: built and compiled once (see db/prepared.ts).
@@ -295,15 +302,26 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
       for (const j of jobs) due.set(j.queue, Math.min(due.get(j.queue) ?? Infinity, j.runAt ?? now));
       const rows = jobs.map((j) => ({ id: newId('job'), queue: j.queue, payload: JSON.stringify(j.payload), run_at: Math.floor(j.runAt ?? now) }));
       if (postgres) {
+        // Only jobs due within two backstop polls are announced: a later one is found by a worker's poll
+        // (each claim reads its queue's next due time) before it is due. A NOTIFY costs more than its
+        // message: PostgreSQL commits notifying transactions one at a time, under one lock for the whole
+        // server, so announcing every post scheduled for next week would make all creates wait in line.
+        const soon = new Map([...due].filter(([, at]) => at <= now + NOTIFY_HORIZON_POLLS * pollMs));
+        const values = sql`unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.queue)}::text[], ${rows.map((r) => r.payload)}::text[], ${rows.map((r) => r.run_at)}::bigint[])`;
+        if (soon.size === 0) {
+          await sql`
+            insert into jobs (id, queue, payload, run_at, state, locked_until, created_at)
+            select id, queue, payload, run_at, 'queued', null, ${now} from ${values} as j(id, queue, payload, run_at)
+          `.execute(trx);
+          return;
+        }
         // The insert and the notification in one statement; PostgreSQL sends it when (if) this commits.
         await sql`
           with inserted as (
             insert into jobs (id, queue, payload, run_at, state, locked_until, created_at)
-            select id, queue, payload, run_at, 'queued', null, ${now}
-            from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.queue)}::text[], ${rows.map((r) => r.payload)}::text[], ${rows.map((r) => r.run_at)}::bigint[])
-              as j(id, queue, payload, run_at)
+            select id, queue, payload, run_at, 'queued', null, ${now} from ${values} as j(id, queue, payload, run_at)
           )
-          select pg_notify(${JOBS_CHANNEL}, ${duePayload(due)})
+          select pg_notify(${JOBS_CHANNEL}, ${duePayload(soon)})
         `.execute(trx);
         return;
       }
