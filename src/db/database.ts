@@ -7,7 +7,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer.ts';
 import type { DialectName } from './dialect.ts';
-import { runDirectly } from './prepared.ts';
+import { preparedName, runDirectly } from './prepared.ts';
 import { GatedReadDialect, cachedStatements, createReadGate, readRunner } from './sqlite-connection.ts';
 import { createWriter, type Writer } from './writer.ts';
 import type { Database } from './schema.ts';
@@ -46,6 +46,35 @@ const pgTypes = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') =>
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
 };
+
+const NAMED = Symbol('named statements');
+
+/**
+ * The pool as Kysely sees it: its clients run the queries prepared once (db/prepared.ts) as named
+ * statements, so each connection has the server parse them once rather than on every call. Other SQL
+ * (built per call, with lists of varying length) stays unnamed: a name per text would pile up.
+ */
+function namingStatements(pool: pg.Pool): { Client: typeof pg.Client; options: object; connect(): Promise<pg.PoolClient>; end(): Promise<void> } {
+  return {
+    // For Kysely's control connection (cancelling a query), as the pool itself would give.
+    Client: pg.Client,
+    options: pool.options,
+    async connect() {
+      const client = (await pool.connect()) as pg.PoolClient & { [NAMED]?: true };
+      if (!client[NAMED]) {
+        client[NAMED] = true;
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        client.query = ((...args: unknown[]) => {
+          const [text, values] = args;
+          const name = args.length === 2 && typeof text === 'string' ? preparedName(text) : undefined;
+          return name ? query({ name, text, values }) : query(...args);
+        }) as typeof client.query;
+      }
+      return client;
+    },
+    end: () => pool.end(),
+  };
+}
 
 /** The data directory holds tokens and keys: created readable by its owner only (0700). */
 export function ensurePrivateDir(dir: string): void {
@@ -88,7 +117,7 @@ export function openDatabase(options: {
     // emits its error unheard, which ends the process too. Its query fails with that error, which reaches
     // the caller, and the pool drops the broken client when it is released.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingStatements(pool) }) });
     const u = new URL(options.databaseUrl);
     const writer = createWriter(kysely, 'postgres');
     return {

@@ -25,6 +25,15 @@ export function stopRunningDirectly(executor: AnyTx): void {
   direct.delete(executor);
 }
 
+// Every prepared query's text, with a name of its own: on PostgreSQL these run as named statements, which
+// each connection parses once (see database.ts), instead of the server parsing the text on every call.
+const names = new Map<string, string>();
+
+/** The statement name of a prepared query's SQL, or undefined for any other SQL. */
+export function preparedName(sql: string): string | undefined {
+  return names.get(sql);
+}
+
 /** A stand-in for the i-th value; Kysely passes it through as a query parameter. */
 interface Placeholder {
   readonly [SLOT]: number;
@@ -60,6 +69,7 @@ export function prepare<Args extends readonly unknown[], Row = unknown>(
       const c = build(db, ...(placeholders as unknown as Slots<Args>)).compile();
       const slots = c.parameters.map((p) => (isPlaceholder(p) ? p[SLOT] : -1));
       entry = { sql: c.sql, params: c.parameters, slots };
+      if (!names.has(c.sql)) names.set(c.sql, `herald_${names.size + 1}`);
       compiled.set(key, entry);
     }
     return entry;
