@@ -11,7 +11,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database, JobsTable } from '../db/schema.ts';
 import type { DialectName } from '../db/dialect.ts';
-import { prepareRow } from '../db/prepared.ts';
+import { prepare, prepareRow } from '../db/prepared.ts';
 import type { Writer } from '../db/writer.ts';
 import { settleWithin, type Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
@@ -78,6 +78,18 @@ const insertJob = prepareRow<NewJob>(
   ['id', 'queue', 'payload', 'run_at', 'state', 'locked_until', 'created_at'],
   (db, row) => db.insertInto('jobs').values(row),
 );
+
+// PostgreSQL: jobs of any number in one statement (the columns as arrays), with or without the
+// notification; built and compiled once (see db/prepared.ts).
+type JobColumns = [ids: string[], queues: string[], payloads: string[], runAts: number[], now: number];
+const jobsFrom = (ids: unknown, queues: unknown, payloads: unknown, runAts: unknown, now: unknown) => sql`
+  insert into jobs (id, queue, payload, run_at, state, locked_until, created_at)
+  select id, queue, payload, run_at, 'queued', null, ${now}
+  from unnest(${ids}::text[], ${queues}::text[], ${payloads}::text[], ${runAts}::bigint[]) as j(id, queue, payload, run_at)`;
+const insertJobs = prepare<JobColumns>(5, (db, ...c) => ({ compile: () => jobsFrom(...c).compile(db) }));
+const insertJobsAndNotify = prepare<[...JobColumns, payload: string]>(6, (db, ids, queues, payloads, runAts, now, payload) => ({
+  compile: () => sql`with inserted as (${jobsFrom(ids, queues, payloads, runAts, now)}) select pg_notify(${JOBS_CHANNEL}, ${payload})`.compile(db),
+}));
 
 export function createTableQueue(options: TableQueueOptions): JobQueue {
   const { db, write, dialect, clock, log, policies, signals } = options;
@@ -307,22 +319,10 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
         // message: PostgreSQL commits notifying transactions one at a time, under one lock for the whole
         // server, so announcing every post scheduled for next week would make all creates wait in line.
         const soon = new Map([...due].filter(([, at]) => at <= now + NOTIFY_HORIZON_POLLS * pollMs));
-        const values = sql`unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.queue)}::text[], ${rows.map((r) => r.payload)}::text[], ${rows.map((r) => r.run_at)}::bigint[])`;
-        if (soon.size === 0) {
-          await sql`
-            insert into jobs (id, queue, payload, run_at, state, locked_until, created_at)
-            select id, queue, payload, run_at, 'queued', null, ${now} from ${values} as j(id, queue, payload, run_at)
-          `.execute(trx);
-          return;
-        }
+        const columns = [rows.map((r) => r.id), rows.map((r) => r.queue), rows.map((r) => r.payload), rows.map((r) => r.run_at), now] as const;
         // The insert and the notification in one statement; PostgreSQL sends it when (if) this commits.
-        await sql`
-          with inserted as (
-            insert into jobs (id, queue, payload, run_at, state, locked_until, created_at)
-            select id, queue, payload, run_at, 'queued', null, ${now} from ${values} as j(id, queue, payload, run_at)
-          )
-          select pg_notify(${JOBS_CHANNEL}, ${duePayload(soon)})
-        `.execute(trx);
+        if (soon.size > 0) await insertJobsAndNotify.execute(trx, ...columns, duePayload(soon));
+        else await insertJobs.execute(trx, ...columns);
         return;
       }
       for (const r of rows) await insertJob.execute(trx, { ...r, state: 'queued', locked_until: null, created_at: now });

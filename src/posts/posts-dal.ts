@@ -45,6 +45,18 @@ const TARGET_COLUMNS = [
 // statement, compiled once per target count.
 const insertPost = prepareRow<NewPost>(POST_COLUMNS, (db, row) => db.insertInto('posts').values(row));
 const insertTargets = prepareRows<NewTarget>(TARGET_COLUMNS, (db, rows) => db.insertInto('post_targets').values(rows));
+// PostgreSQL: the post and its targets in one statement (a data-modifying WITH), one round trip less in
+// every create; compiled once per target count.
+const insertPostWithTargets = prepareByShape(
+  (n) => POST_COLUMNS.length + n * TARGET_COLUMNS.length,
+  (db, n, slots) => {
+    const row = <K extends string>(keys: readonly K[], from: number) => Object.fromEntries(keys.map((k, i) => [k, slots[from + i]]));
+    const post = row(POST_COLUMNS, 0) as NewPost;
+    const targets = Array.from({ length: n }, (_, r) => row(TARGET_COLUMNS, POST_COLUMNS.length + r * TARGET_COLUMNS.length) as NewTarget);
+    return db.with('inserted_post', (w) => w.insertInto('posts').values(post)).insertInto('post_targets').values(targets);
+  },
+);
+const valuesOf = <R extends object>(keys: readonly (keyof R & string)[], row: R) => keys.map((k) => (row[k] === undefined ? null : row[k]));
 
 // The list and its targets run on every GET /v1/posts: compiled once per shape (see db/prepared.ts).
 // A page's shape is which optional filters it has, as bits.
@@ -106,6 +118,10 @@ export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectNam
 
   return {
     async insert(trx: DbTx, post: NewPost, targets: NewTarget[]): Promise<void> {
+      if (dialect === 'postgres' && targets.length > 0) {
+        await insertPostWithTargets.execute(trx, targets.length, [...valuesOf(POST_COLUMNS, post), ...targets.flatMap((t) => valuesOf(TARGET_COLUMNS, t))]);
+        return;
+      }
       await insertPost.execute(trx, post);
       if (targets.length > 0) await insertTargets.execute(trx, targets);
     },
