@@ -1,0 +1,67 @@
+// Where the create path's time goes on PostgreSQL: POST /v1/posts (scheduled, 3 targets, Idempotency-Key)
+// from 16 connections, with the statements each create sends (pg_stat_statements) and what the server's
+// connections were doing, sampled every 20 ms (pg_stat_activity: waiting for Herald to send the next
+// statement, ClientRead; for a lock; or running). `node bench/create-waits.ts postgres`
+import { randomUUID } from 'node:crypto';
+import type autocannon from 'autocannon';
+import pg from 'pg';
+import { benchDatabase, connect, cpuSeconds, createKey, load, startEmulators, startHerald, serverCpuSeconds } from './lib.ts';
+import { startPostgres } from './postgres.ts';
+
+const postgres = process.argv[2] === 'postgres' ? await startPostgres() : undefined;
+const database = await benchDatabase(postgres);
+const emulators = await startEmulators();
+const env = { ...database.env, ...emulators.env, HERALD_ALLOW_PRIVATE_NETWORKS: 'true' };
+const key = createKey(env);
+const herald = await startHerald(env);
+try {
+  const [x] = await connect(herald.url, key, 'twitter');
+  const [threads] = await connect(herald.url, key, 'threads');
+  const [page] = await connect(herald.url, key, 'facebook', { sandbox_pages: '1' });
+  const body = JSON.stringify({
+    content: 'Scheduled for next year, to three accounts.',
+    scheduledFor: new Date(Date.now() + 365 * 86_400_000).toISOString(),
+    platforms: [
+      { platform: 'twitter', accountId: x },
+      { platform: 'threads', accountId: threads },
+      { platform: 'facebook', accountId: page },
+    ],
+  });
+  const setup = (req: autocannon.Request) => ({ ...req, body, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() } });
+  await load({ url: `${herald.url}/v1/posts`, duration: 2, requests: [{ method: 'POST', setupRequest: setup }] });
+  await postgres?.resetStatements();
+  const waits = new Map<string, number>();
+  let sampling = true;
+  const sampler = (async () => {
+    if (!postgres) return;
+    const c = new pg.Client({ connectionString: postgres.url });
+    await c.connect();
+    while (sampling) {
+      const r = await c.query(`select coalesce(wait_event_type,'-') || ':' || coalesce(wait_event,'-') || ' ' || state || ' ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 60) as w from pg_stat_activity where datname = $1`, [database.name]);
+      for (const row of r.rows) waits.set(row.w, (waits.get(row.w) ?? 0) + 1);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await c.end();
+  })();
+  const cpu0 = cpuSeconds(herald.child.pid!);
+  const backends = new RegExp(`^postgres: .*${database.name}`);
+  const pg0 = postgres ? serverCpuSeconds(backends) : 0;
+  const r = await load({ url: `${herald.url}/v1/posts`, duration: Number(process.env.BENCH_SECONDS ?? 10), requests: [{ method: 'POST', setupRequest: setup }] });
+  const cpu = cpuSeconds(herald.child.pid!) - cpu0;
+  const pgCpu = postgres ? serverCpuSeconds(backends) - pg0 : 0;
+  sampling = false;
+  await sampler;
+  console.log(`${r.requests} creates, ${Math.round(r.requestsPerSecond)}/s, p50 ${r.p50Ms} p99 ${r.p99Ms} ms, non2xx ${r.non2xx}, Herald CPU ${((cpu / r.requests) * 1000).toFixed(3)} ms/req, PG CPU ${((pgCpu / r.requests) * 1000).toFixed(3)} ms/req`);
+  if (postgres) {
+    const s = await postgres.statements(database.name!);
+    console.log(`statements per request: ${((s?.calls ?? 0) / r.requests).toFixed(2)}`);
+    for (const t of s?.top ?? []) console.log(`  ${(t.calls / r.requests).toFixed(2)}  ${t.query}`);
+    console.log('wait samples:');
+    for (const [w, n] of [...waits].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${n}  ${w}`);
+  }
+} finally {
+  await herald.stop();
+  await emulators.stop();
+  await database.drop();
+  await postgres?.stop();
+}
