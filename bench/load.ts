@@ -77,6 +77,8 @@ export interface SoakFigures {
   /** Targets per platform and final status. */
   targets: Record<string, Record<string, number>>;
   failedTargets: Record<string, number>;
+  /** Targets still pending or publishing at the end (waiting for a cap included), by platform, status and error. */
+  notFinal: Record<string, number>;
   /** Published in Herald, with no ledger entry on its platform (of `checked` published targets). */
   lost: { count: number; checked: number; samples: string[] };
   /** A ledger holding the same post twice, per emulator. */
@@ -143,6 +145,8 @@ interface CallOptions {
 
 const UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const MOUNT_OF: Record<string, string> = { facebook: 'meta', instagram: 'meta' };
+/** A pending target with one of these codes waits for a platform's cap or quota to refill, as promised. */
+const WAITING_CODES = ['rate_limited', 'quota_exceeded'];
 
 function rssOfPid(pid: number): number | null {
   try {
@@ -336,9 +340,12 @@ export async function benchLoad(
       if (r.status === 201) created.add(r.body.id);
       return r;
     };
-    /** Published, or waiting for a platform's cap on that account: both are what Herald promises. */
+    /**
+     * Published, or waiting for a platform's cap on that account (a rate limit, or a daily quota such as
+     * Instagram's 50 API posts per account or YouTube's uploads per channel): both are what Herald promises.
+     */
     const publishedOrWaiting = (r: Answer) => {
-      const waitingForCap = (t: { status: string; errorCode?: string }) => t.status === 'pending' && t.errorCode === 'rate_limited';
+      const waitingForCap = (t: { status: string; errorCode?: string }) => t.status === 'pending' && WAITING_CODES.includes(t.errorCode ?? '');
       return r.status === 201 && (r.body.status === 'published' || (r.body.status === 'publishing' && r.body.platforms.every((t: { status: string }) => t.status === 'published' || t.status === 'publishing' || waitingForCap(t))));
     };
     const steps: Step[] = [
@@ -484,13 +491,15 @@ export async function benchLoad(
         return (done.body.accounts as { accountId: string }[]).map((a) => a.accountId);
       };
       const accounts: Record<string, string[]> = { facebook: pages, threads, twitter: xs };
-      accounts.instagram = await connectWith('instagram', { sandbox_pages: '10', sandbox_user: 'soak_ig' });
+      // Instagram allows 50 API posts per account in 24 hours, YouTube some 50 uploads per channel a day.
+      accounts.instagram = await connectWith('instagram', { sandbox_pages: '20', sandbox_user: 'soak_ig' });
       accounts.tiktok = [];
       // TikTok allows 15 posts a day per creator, LinkedIn 150, Mastodon 300 in 3 hours: accounts enough.
       for (let i = 0; i < 12; i++) accounts.tiktok.push(...(await connectWith('tiktok', { sandbox_user: `soak_tt_${i}` })));
       accounts.linkedin = [];
       for (let i = 0; i < 3; i++) accounts.linkedin.push(...(await connectWith('linkedin', { sandbox_user: `soak_li_${i}` })));
-      accounts.youtube = await connectWith('youtube', { sandbox_user: 'soak_yt' });
+      accounts.youtube = [];
+      for (let i = 0; i < 3; i++) accounts.youtube.push(...(await connectWith('youtube', { sandbox_user: `soak_yt_${i}` })));
       accounts.pinterest = [];
       for (let i = 0; i < 2; i++) accounts.pinterest.push(...(await connectWith('pinterest', { sandbox_user: `soak_pin_${i}` })));
       accounts.mastodon = [];
@@ -666,7 +675,7 @@ export async function benchLoad(
               ...onPlatform('youtube', 0.03, () => {
                 if (videos.length === 0) return null;
                 const content = text('youtube');
-                return { content, mediaItems: [{ mediaId: pick(videos) }], platforms: [{ platform: 'youtube', accountId: accounts.youtube![0], platformSpecificData: { title: content.slice(0, 90), madeForKids: false, privacyStatus: 'unlisted' } }] };
+                return { content, mediaItems: [{ mediaId: pick(videos) }], platforms: [{ platform: 'youtube', accountId: pick(accounts.youtube!), platformSpecificData: { title: content.slice(0, 90), madeForKids: false, privacyStatus: 'unlisted' } }] };
               }),
             ]
           : []),
@@ -996,22 +1005,29 @@ export async function benchLoad(
     // Let scheduled posts, retries and webhooks catch up, then read the end state.
     const db = openDatabase({ dataDir: database.dataDir, databaseUrl: database.databaseUrl });
     let check: LoadFigures['check'];
-    let ledgerFigures: Pick<SoakFigures, 'targets' | 'failedTargets' | 'lost' | 'duplicatesByEmulator' | 'duplicateSamples' | 'ledgerEntries'> | null = null;
+    let ledgerFigures: Pick<SoakFigures, 'targets' | 'failedTargets' | 'notFinal' | 'lost' | 'duplicatesByEmulator' | 'duplicateSamples' | 'ledgerEntries'> | null = null;
     try {
       const settleBy = Date.now() + (soak ? 180_000 : 120_000);
       let open = 0;
       let waitingForCap = 0;
+      let openByCode: Record<string, number> = {};
       for (;;) {
         // Queued posts wait for their slot days ahead: not open work.
         const rows = await db.kysely
           .selectFrom('post_targets')
           .innerJoin('posts', 'posts.id', 'post_targets.post_id')
-          .select(['post_targets.status', 'post_targets.error_code', 'posts.scheduled_for'])
+          .select(['post_targets.status', 'post_targets.error_code', 'post_targets.error', 'post_targets.platform', 'posts.scheduled_for'])
           .where('post_targets.status', 'in', ['pending', 'publishing'])
           .execute();
         const near = rows.filter((r) => r.scheduled_for === null || r.scheduled_for < Date.now() + 3_600_000);
-        waitingForCap = near.filter((r) => r.status === 'pending' && r.error_code === 'rate_limited').length;
+        const waiting = near.filter((r) => r.status === 'pending' && WAITING_CODES.includes(r.error_code ?? ''));
+        waitingForCap = waiting.length;
         open = near.length - waitingForCap;
+        openByCode = {};
+        for (const r of near) {
+          const k = `${r.platform} ${r.status} ${r.error_code ?? '-'}: ${(r.error ?? '').slice(0, 100)}`;
+          openByCode[k] = (openByCode[k] ?? 0) + 1;
+        }
         if (open === 0 || Date.now() > settleBy) break;
         await new Promise((r) => setTimeout(r, 1000));
       }
@@ -1071,7 +1087,7 @@ export async function benchLoad(
           checked++;
           if (!tokens.get(MOUNT_OF[r.platform] ?? r.platform)?.has(token)) lost.push(`${r.platform} ${r.id} (${token})`);
         }
-        ledgerFigures = { targets, failedTargets, lost: { count: lost.length, checked, samples: lost.slice(0, 20) }, duplicatesByEmulator, duplicateSamples, ledgerEntries };
+        ledgerFigures = { targets, failedTargets, notFinal: openByCode, lost: { count: lost.length, checked, samples: lost.slice(0, 20) }, duplicatesByEmulator, duplicateSamples, ledgerEntries };
       }
     } finally {
       await db.close();
@@ -1175,7 +1191,7 @@ export function soakSection(l: LoadFigures, meta: { date: string; commit: string
     '',
     '| criterion | figure | verdict |',
     '|---|---|---|',
-    `| posts lost | ${l.check.missing} of ${f0(l.check.created)} created posts missing from Herald; ${s.lost.count} of ${f0(s.lost.checked)} targets published in Herald with no entry in their platform's ledger; ${l.check.open} targets not final ${l.check.open === 0 ? 'after the load' : 'three minutes after the load'} (${l.check.waitingForCap} waiting for a platform's cap, as promised) | ${verdict(l.check.missing === 0 && s.lost.count === 0 && l.check.open === 0)} |`,
+    `| posts lost | ${l.check.missing} of ${f0(l.check.created)} created posts missing from Herald; ${s.lost.count} of ${f0(s.lost.checked)} targets published in Herald with no entry in their platform's ledger; ${l.check.open} targets not final ${l.check.open === 0 ? 'after the load' : 'three minutes after the load'} (${l.check.waitingForCap} waiting for a platform's cap or daily quota, as promised) | ${verdict(l.check.missing === 0 && s.lost.count === 0 && l.check.open === 0)} |`,
     `| posted twice | ${l.check.duplicates} (every entry of every emulator's ledger: ${Object.entries(s.ledgerEntries).map(([m, n]) => `${m} ${f0(n)}`).join(', ')}) | ${verdict(l.check.duplicates === 0)} |`,
     `| 5xx answers | ${s.fiveXx.count} | ${verdict(s.fiveXx.count === 0)} |`,
     `| memory flat | resident memory's slope over the last 20 minutes of each process that lived 10 minutes or more: ${judged.map((p) => `${p.name} ${p.slopeMbPerMinute}`).join(', ') || 'none lived that long'} MB/min (every life below) | ${verdict(flat)} (target: none above 1 MB/min) |`,
@@ -1195,6 +1211,7 @@ export function soakSection(l: LoadFigures, meta: { date: string; commit: string
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([p, by]) => `| ${p} | ${TARGET_COLUMNS.map((k) => f0(by[k] ?? 0)).join(' | ')} |`),
     ...(Object.keys(s.failedTargets).length > 0 ? ['', 'Failed targets:', '', ...Object.entries(s.failedTargets).map(([k, v]) => `- ${k.replace(/\|/g, '\\|')} × ${v}`)] : []),
+    ...(Object.keys(s.notFinal).length > 0 ? ['', 'Targets not final at the end (platform, status, error code: error):', '', ...Object.entries(s.notFinal).map(([k, v]) => `- ${k.replace(/\|/g, '\\|')} × ${v}`)] : []),
     '',
     `Resident memory (VmRSS from /proc, every 10 s) of each process's life under load (a process started again after a kill is a new life; \`to\` is its kill or the end of the load), MB; the slope is a least-squares fit over the last 20 minutes of that (or all of it, when shorter):`,
     '',
