@@ -1,9 +1,11 @@
 // The scale-out of docs/operations.md ("A scale-out on one machine"), run as an operator runs it: the
 // emulators as their own process (`herald sandbox`, its printed settings given to every Herald process),
-// and `herald start` processes on one PostgreSQL database: two `--role api` and two `--role worker`.
+// and `herald start` processes on one PostgreSQL database: two `--role api` and two `--role worker`,
+// sharing the `s3` media store (an S3-compatible server on 127.0.0.1).
 //   1. Every /v1 operation of /openapi.json answers on each API process, and work begun on one is carried
 //      on by the other (no affinity): a connect started on one completes on the other, a post created on
-//      one is read, changed, retried, edited and unpublished on the other.
+//      one is read, changed, retried, edited and unpublished on the other, media uploaded to one is read,
+//      imported, changed and deleted on the other.
 //   2. kill -9 of a worker and of an API process while publishNow and scheduled posts are in flight: the
 //      cut-off requests, sent again with the same Idempotency-Key to the other API process, get their post;
 //      every post ends published, and no platform holds any of them twice.
@@ -11,10 +13,12 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import sharp from 'sharp';
 import { openDatabase } from '../../src/db/database.ts';
 import { approveConsent } from '../helpers/platform.ts';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/herald.ts';
 import { HERALD_MAIN, processEnv, startHeraldProcess, type HeraldProcess } from '../helpers/process.ts';
+import { startS3Server, type TestS3Server } from '../helpers/s3-server.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 import { until } from '../helpers/wait.ts';
 
@@ -25,6 +29,7 @@ let database: TestDatabase;
 let sandbox: ChildProcess;
 let sandboxUrl: string;
 let receiver: Receiver;
+let s3: TestS3Server;
 let env: Record<string, string>;
 let apiKey: string;
 const procs = new Map<string, HeraldProcess>();
@@ -75,8 +80,16 @@ before(async () => {
   sandbox = s.child;
   sandboxUrl = s.url;
   receiver = await startReceiver();
+  s3 = await startS3Server();
   env = processEnv(database, {
     ...s.settings,
+    HERALD_MEDIA_STORE: 's3',
+    HERALD_S3_BUCKET: s3.bucket,
+    HERALD_S3_REGION: s3.region,
+    HERALD_S3_ENDPOINT: s3.endpoint,
+    HERALD_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+    HERALD_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+    HERALD_S3_FORCE_PATH_STYLE: 'true',
     HERALD_ALLOW_PRIVATE_NETWORKS: 'true',
     HERALD_RATE_LIMIT_PER_MINUTE: '100000',
     HERALD_PLATFORM_TIMEOUT_MS: '5000',
@@ -94,6 +107,7 @@ after(async () => {
   await Promise.all([...procs.values()].map((p) => p.kill()));
   sandbox.kill('SIGTERM');
   await receiver.close();
+  await s3.close();
   await database.drop();
 });
 
@@ -107,6 +121,7 @@ test('every /v1 operation answers on every API process, and work begun on one is
       return r;
     };
   };
+  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 30, g: 120, b: 200 } } }).png().toBuffer();
 
   for (const [a, b] of [['api-1', 'api-2'], ['api-2', 'api-1']] as const) {
     const A = on(a);
@@ -173,6 +188,20 @@ test('every /v1 operation answers on every API process, and work begun on one is
     assert.equal((await B('GET', `/v1/webhooks/deliveries/${deliveries[0].id}`, '/v1/webhooks/deliveries/{id}')).status, 200);
     assert.equal((await A('POST', `/v1/webhooks/deliveries/${deliveries[0].id}/redeliver`, '/v1/webhooks/deliveries/{id}/redeliver')).status, 200);
     assert.equal((await B('DELETE', '/v1/webhooks/settings', '/v1/webhooks/settings')).status, 200);
+
+    // Media uploaded to one process (into the shared bucket), read, imported, changed and deleted on the other.
+    const uploaded = await fetch(`${procs.get(a)!.url}/v1/media?filename=scale-out.png`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'image/png' }, body: png });
+    served.set('POST /v1/media', (served.get('POST /v1/media') ?? new Set()).add(a));
+    const medium = (await uploaded.json()) as any;
+    assert.equal(uploaded.status, 201, JSON.stringify(medium));
+    assert.equal((await B('GET', `/v1/media/${medium.id}`, '/v1/media/{id}')).body.sha256, medium.sha256);
+    assert.ok((await A('GET', '/v1/media?limit=100', '/v1/media')).body.media.some((m: any) => m.id === medium.id));
+    const imported = await B('POST', '/v1/media/import', '/v1/media/import', { url: medium.url });
+    assert.equal(imported.status, 201, JSON.stringify(imported.body));
+    assert.equal(imported.body.sha256, medium.sha256);
+    assert.equal((await A('PATCH', `/v1/media/${imported.body.id}`, '/v1/media/{id}', { altText: `alt ${tag}` })).body.altText, `alt ${tag}`);
+    assert.equal((await B('DELETE', `/v1/media/${medium.id}`, '/v1/media/{id}')).status, 200);
+    assert.equal((await A('DELETE', `/v1/media/${imported.body.id}`, '/v1/media/{id}')).status, 200);
   }
 
   // Every operation the API documents was answered by both processes.
