@@ -3,7 +3,7 @@
 // ExpiredToken, not a 401; a wrong token type is 400 InvalidToken; an over-limit blob upload 413; rate
 // limits are 429 RateLimitExceeded with ratelimit-* headers (reset in epoch seconds) and retry-after.
 import type { HttpResult } from '../http.ts';
-import { failure, type FailureCategory, type PlatformFailure } from '../types.ts';
+import { failure, notAuthOn404, type FailureCategory, type PlatformFailure } from '../types.ts';
 import { RATE_LIMIT_FALLBACK_MS } from './info.ts';
 
 export interface XrpcError {
@@ -86,7 +86,8 @@ function categoryOf(e: XrpcError): FailureCategory {
 /** A failure from an answer that is not a 2xx. `label` says what was refused, e.g. "Bluesky refused the post". */
 export function xrpcFailure(res: Extract<HttpResult, { sent: true }>, now: number, label: string): PlatformFailure {
   const e = parseXrpcError(res.status, res.body);
-  let category = categoryOf(e);
+  // A 404 is never an expired token, whatever its body names (types.ts).
+  let category = notAuthOn404(e.status, categoryOf(e));
   const text = e.message ? `${e.error}: ${e.message}` : e.error;
   const extra: Omit<PlatformFailure, 'ok' | 'category' | 'message'> = { platformCode: e.error, httpStatus: e.status };
   if (category === 'rate_limited') {

@@ -3,7 +3,7 @@
 // put a code in `error` (`invalid_grant`). Throttling is a 429 with `X-RateLimit-Reset` as an ISO 8601
 // time (microseconds), never epoch seconds, and no Retry-After (§11.9).
 import type { HttpResult } from '../http.ts';
-import { failure, type FailureCategory, type PlatformFailure } from '../types.ts';
+import { failure, notAuthOn404, type FailureCategory, type PlatformFailure } from '../types.ts';
 import { API_WINDOW_MS, QUOTA_WINDOW_MS, RATE_LIMIT_WAIT_MS } from './info.ts';
 
 type Answered = Extract<HttpResult, { sent: true }>;
@@ -90,7 +90,8 @@ function categoryOf(status: number, err: MastodonError | null, ctx: ErrorContext
 /** An answered request that is not a success. */
 export function answeredFailure(res: Answered, now: number, ctx: ErrorContext): PlatformFailure {
   const err = parseError(res.body);
-  let category = categoryOf(res.status, err, ctx);
+  // A 404 is never an expired token, not even with an OAuth error in its body (types.ts).
+  let category = notAuthOn404(res.status, categoryOf(res.status, err, ctx));
   const extra: Omit<PlatformFailure, 'ok' | 'category' | 'message'> = { httpStatus: res.status };
   if (err) extra.platformCode = err.description !== undefined ? err.error : String(res.status);
   if (category === 'rate_limited') {

@@ -13,6 +13,8 @@ import { codeExchangeFailure, refreshFailure, threadsFailure } from '../../../sr
 import { answeredFailure as tiktokFailure } from '../../../src/platforms/tiktok/errors.ts';
 import { answeredFailure as youtubeFailure } from '../../../src/platforms/youtube/errors.ts';
 import { answeredFailure as pinterestFailure } from '../../../src/platforms/pinterest/errors.ts';
+import { xrpcFailure } from '../../../src/platforms/bluesky/errors.ts';
+import { answeredFailure as mastodonFailure } from '../../../src/platforms/mastodon/errors.ts';
 
 const NOW = Date.parse('2026-11-22T10:00:00Z');
 
@@ -25,6 +27,8 @@ const MAPPINGS: Record<string, ((res: Extract<HttpResult, { sent: true }>) => Pl
   tiktok: [(r) => tiktokFailure(r, NOW)],
   youtube: [(r) => youtubeFailure(r, NOW)],
   pinterest: [(r) => pinterestFailure(r, NOW)],
+  bluesky: [(r) => xrpcFailure(r, NOW, 'Bluesky refused the post')],
+  mastodon: [(r) => mastodonFailure(r, NOW, { label: 'Mastodon refused the status' }), (r) => mastodonFailure(r, NOW, { label: 'Mastodon token', media: false })],
 };
 
 const BODIES: Record<string, unknown> = {
@@ -34,6 +38,7 @@ const BODIES: Record<string, unknown> = {
   'an OAuth invalid_request': { error: 'invalid_request' },
   'a Graph envelope with code 190': { error: { message: 'Invalid OAuth access token', type: 'OAuthException', code: 190 } },
   'Google UNAUTHENTICATED': { error: { code: 404, message: 'nope', status: 'UNAUTHENTICATED', errors: [{ reason: 'authError' }] } },
+  'an XRPC ExpiredToken': { error: 'ExpiredToken', message: 'Token has expired' },
   'an HTML page': 'Cannot POST /2/tweets',
   'no body': undefined,
 };
