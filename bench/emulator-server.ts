@@ -5,7 +5,8 @@
 import { createEmulators } from '../src/sandbox/index.ts';
 import { startEmulatorServer } from '../src/sandbox/server.ts';
 
-const emulators = createEmulators({ processingMs: Number(process.env.BENCH_EMULATOR_PROCESSING_MS ?? 0) });
+const mediaOrigins = (process.env.BENCH_EMULATOR_MEDIA_ORIGINS ?? '').split(',').filter(Boolean);
+const emulators = createEmulators({ processingMs: Number(process.env.BENCH_EMULATOR_PROCESSING_MS ?? 0), mediaOrigins: () => mediaOrigins });
 for (const e of emulators) e.latencyMs = Number(process.env.BENCH_EMULATOR_LATENCY_MS ?? 0);
 const server = await startEmulatorServer(emulators);
 console.log(`emulators listening on ${server.url} mounts ${emulators.map((e) => e.name).join(',')}`);

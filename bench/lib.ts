@@ -133,10 +133,14 @@ export interface EmulatorProcess {
 }
 
 /** The emulators in their own process (see emulator-server.ts). */
-export async function startEmulators(options: { latencyMs?: number; processingMs?: number } = {}): Promise<EmulatorProcess> {
+export async function startEmulators(options: { latencyMs?: number; processingMs?: number; mediaOrigins?: string[] } = {}): Promise<EmulatorProcess> {
   const p = await startProcess(
     [new URL('./emulator-server.ts', import.meta.url).pathname],
-    { BENCH_EMULATOR_LATENCY_MS: String(options.latencyMs ?? 0), BENCH_EMULATOR_PROCESSING_MS: String(options.processingMs ?? 0) },
+    {
+      BENCH_EMULATOR_LATENCY_MS: String(options.latencyMs ?? 0),
+      BENCH_EMULATOR_PROCESSING_MS: String(options.processingMs ?? 0),
+      BENCH_EMULATOR_MEDIA_ORIGINS: (options.mediaOrigins ?? []).join(','),
+    },
     /emulators listening on (http:\/\/\S+) mounts (\S+)/,
   );
   const [url, mountList] = p.url.split(' ');

@@ -7,7 +7,7 @@
 //   BENCH_ONLY            a comma-separated subset: api, mcp, fanout, bulk, due, throughput, scale, webhooks, media,
 //                         dashboard, load
 import { execSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { benchApi, type ApiFigures } from './api.ts';
 import { benchBulk, type BulkFigures } from './bulk.ts';
 import { benchCalendar } from './dashboard.ts';
@@ -364,6 +364,10 @@ for (const l of loads) {
 if (errors.length > 0) lines.push('## Benchmarks that failed in this run', '', ...errors.map((e) => `\`\`\`\n${e}\n\`\`\``), '');
 
 if (!only) {
+  // The soak's section (npm run soak, bench/load.ts) is written by hand from its own run: kept as it is.
+  const previous = existsSync(new URL('./RESULTS.md', import.meta.url)) ? readFileSync(new URL('./RESULTS.md', import.meta.url), 'utf8') : '';
+  const soakAt = previous.indexOf('\n## Soak (issue 19)');
+  if (soakAt >= 0) lines.push(previous.slice(soakAt + 1).split(/\n(?=## (?!Soak \(issue 19\)))/)[0]!.trimEnd(), '');
   writeFileSync(new URL('./RESULTS.md', import.meta.url), lines.join('\n'));
   log('written bench/RESULTS.md');
 }
