@@ -21,7 +21,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openDatabase } from '../src/db/database.ts';
 import { createMediaFixtures, ffmpegAvailable } from '../test/helpers/media-fixtures.ts';
 import { approveConsent } from '../test/helpers/platform.ts';
@@ -1249,7 +1250,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       const commit = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
       const section = soakSection(figures, { date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', commit, machine: machine() }).join('\n');
       // The figures in full beside the section, for whoever writes it into bench/RESULTS.md.
-      const out = process.env.SOAK_OUT ?? `soak-${Date.now()}`;
+      const out = process.env.SOAK_OUT ?? join(tmpdir(), `herald-soak-${Date.now()}`);
       writeFileSync(`${out}.json`, JSON.stringify(printable, null, 2));
       writeFileSync(`${out}.md`, section);
       console.log(section);
