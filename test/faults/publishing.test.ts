@@ -220,8 +220,10 @@ test('two workers on one database: both take scheduled posts, and every post is 
           role: 'worker',
           database,
           emulators: w.server,
-          // 16 publish-post jobs at once each, fewer than the posts due together.
-          env: { HERALD_WORKER_CONCURRENCY: '16' },
+          // 16 publish-post jobs at once each, fewer than the posts due together. A long lease: this test is
+          // about sharing the work, and a machine stalled past the default 10 s lease would rightly hand an
+          // attempt to the other worker (a takeover, tested in test/crash) and count a second attempt.
+          env: { HERALD_WORKER_CONCURRENCY: '16', HERALD_PUBLISH_LEASE_MS: '120000' },
           logTo: { level: 'info', write: (line) => void (line.includes('"publish attempt finished"') && log.push(line)) },
         }),
       );
