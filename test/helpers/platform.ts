@@ -5,7 +5,7 @@ import type { AdapterDeps, PlatformAppConfig } from '../../src/platforms/deps.ts
 import { createOutboundClient } from '../../src/net/outbound.ts';
 import { createMediaFetcher } from '../../src/net/media-fetcher.ts';
 import { SANDBOX_APP } from '../../src/sandbox/kit/emulator.ts';
-import type { AccountCredentials, Checkpoint, ConnectedAccount, MediaItem, PublishRequest } from '../../src/platforms/types.ts';
+import type { AccountCredentials, Checkpoint, CommentRequest, ConnectedAccount, MediaItem, PublishRequest } from '../../src/platforms/types.ts';
 
 export function adapterDeps(app: Partial<PlatformAppConfig> & Pick<PlatformAppConfig, 'apiUrl' | 'authUrl'>, overrides: Partial<AdapterDeps> = {}): AdapterDeps {
   const outbound = createOutboundClient({ allowPrivateNetworks: true, userAgent: 'herald-test' });
@@ -59,6 +59,33 @@ export function testPublishRequest(parts: { account: AccountCredentials; content
   const req: TestRequest = {
     ...parts,
     checkpoint: null,
+    saved,
+    attemptStartedAt: Date.now(),
+    async saveCheckpoint(cp) {
+      saved.push(cp);
+      req.checkpoint = cp;
+    },
+  };
+  return req;
+}
+
+/** A first-comment request that records what it saves, as the engine's does (and updates request.checkpoint). */
+export type TestComment = CommentRequest & { saved: Checkpoint[] };
+
+export function testCommentRequest(parts: {
+  account: AccountCredentials;
+  platformPostId: string;
+  content: string;
+  settings?: Record<string, unknown>;
+  checkpoint?: Checkpoint | null;
+}): TestComment {
+  const saved: Checkpoint[] = [];
+  const req: TestComment = {
+    account: parts.account,
+    platformPostId: parts.platformPostId,
+    content: parts.content,
+    settings: parts.settings ?? {},
+    checkpoint: parts.checkpoint ?? null,
     saved,
     attemptStartedAt: Date.now(),
     async saveCheckpoint(cp) {

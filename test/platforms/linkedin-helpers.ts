@@ -6,10 +6,10 @@ import { createLinkedInAdapter } from '../../src/platforms/linkedin/adapter.ts';
 import { DEFAULT_API_VERSION } from '../../src/platforms/linkedin/info.ts';
 import { createPlatformHttp } from '../../src/platforms/http.ts';
 import type { AdapterDeps } from '../../src/platforms/deps.ts';
-import type { AccountCredentials, Checkpoint, CommentRequest, ConnectedAccount, MediaItem, PlatformAdapter } from '../../src/platforms/types.ts';
+import type { AccountCredentials, ConnectedAccount, MediaItem, PlatformAdapter } from '../../src/platforms/types.ts';
 import { createLinkedInEmulator, type LinkedInEmulator, type LinkedInEmulatorOptions } from '../../src/sandbox/linkedin/emulator.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
-import { adapterDeps, approveConsent, credentialsOf, retryRequest, testPublishRequest, type TestRequest } from '../helpers/platform.ts';
+import { adapterDeps, approveConsent, credentialsOf, retryRequest, testCommentRequest, testPublishRequest, type TestComment, type TestRequest } from '../helpers/platform.ts';
 import { startFileServer, type FileServer } from './linkedin-files.ts';
 
 export { mp4, pdf, png } from './linkedin-files.ts';
@@ -86,24 +86,10 @@ export function retryOf(req: TestRequest, account: AccountCredentials = req.acco
   return retryRequest(req, account);
 }
 
-export type TestComment = CommentRequest & { saved: Checkpoint[] };
+export type { TestComment };
 
 export function commentRequest(account: AccountCredentials, platformPostId: string, content: string): TestComment {
-  const saved: Checkpoint[] = [];
-  const req: TestComment = {
-    account,
-    platformPostId,
-    content,
-    settings: {},
-    checkpoint: null,
-    saved,
-    attemptStartedAt: Date.now(),
-    async saveCheckpoint(cp) {
-      saved.push(cp);
-      req.checkpoint = cp;
-    },
-  };
-  return req;
+  return testCommentRequest({ account, platformPostId, content });
 }
 
 export function image(h: Harness, n = 0, altText?: string): MediaItem {

@@ -9,16 +9,14 @@ import type { AdapterDeps } from '../../src/platforms/deps.ts';
 import type {
   AccountCredentials,
   Checkpoint,
-  CommentRequest,
   ConnectedAccount,
   MediaItem,
   PlatformAdapter,
-  PublishRequest,
   ServerApp,
 } from '../../src/platforms/types.ts';
 import { createMastodonEmulator, type MastodonEmulator, type MastodonEmulatorOptions } from '../../src/sandbox/mastodon/emulator.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
-import { adapterDeps, approveConsent } from '../helpers/platform.ts';
+import { adapterDeps, approveConsent, retryRequest, testCommentRequest, testPublishRequest, type TestComment, type TestRequest } from '../helpers/platform.ts';
 
 export const REDIRECT = 'https://herald.example/v1/connect/mastodon/callback';
 export const VERIFIER = 'mastodon-test-verifier-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -94,52 +92,19 @@ export async function connectAccount(h: Harness, user: string, extra: Record<str
   return { account, creds: credentials(account, server) };
 }
 
-export type TestRequest = PublishRequest & { saved: Checkpoint[] };
+export type { TestComment, TestRequest };
 
 export function publishRequest(account: AccountCredentials, content: string, media: MediaItem[] = [], settings: Record<string, unknown> = {}): TestRequest {
-  const saved: Checkpoint[] = [];
-  const req: TestRequest = {
-    account,
-    content,
-    media,
-    settings,
-    checkpoint: null,
-    saved,
-    attemptStartedAt: Date.now(),
-    async saveCheckpoint(cp) {
-      saved.push(cp);
-      req.checkpoint = cp;
-    },
-  };
-  return req;
+  return testPublishRequest({ account, content, media, settings });
 }
 
 /** The same target again, carrying what the earlier attempt saved. */
 export function retryOf(req: TestRequest, account: AccountCredentials = req.account): TestRequest {
-  const next = publishRequest(account, req.content, req.media, req.settings);
-  next.checkpoint = req.saved.at(-1) ?? null;
-  next.attemptStartedAt = req.attemptStartedAt;
-  return next;
+  return retryRequest(req, account);
 }
 
-export type TestComment = CommentRequest & { saved: Checkpoint[] };
-
 export function commentRequest(account: AccountCredentials, platformPostId: string, content: string, checkpoint: Checkpoint | null = null): TestComment {
-  const saved: Checkpoint[] = [];
-  const req: TestComment = {
-    account,
-    platformPostId,
-    content,
-    settings: {},
-    checkpoint,
-    saved,
-    attemptStartedAt: Date.now(),
-    async saveCheckpoint(cp) {
-      saved.push(cp);
-      req.checkpoint = cp;
-    },
-  };
-  return req;
+  return testCommentRequest({ account, platformPostId, content, checkpoint });
 }
 
 export function image(h: Harness, n = 0, altText?: string): MediaItem {

@@ -5,10 +5,10 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createFacebookAdapter } from '../../src/platforms/facebook/adapter.ts';
 import { createInstagramAdapter } from '../../src/platforms/instagram/adapter.ts';
-import type { AccountCredentials, Checkpoint, CommentRequest, MediaItem, PlatformAdapter } from '../../src/platforms/types.ts';
+import type { AccountCredentials, MediaItem, PlatformAdapter } from '../../src/platforms/types.ts';
 import { createMetaEmulator } from '../../src/sandbox/meta/emulator.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
-import { adapterDeps, approveConsent, credentialsOf, testPublishRequest } from '../helpers/platform.ts';
+import { adapterDeps, approveConsent, credentialsOf, testCommentRequest, testPublishRequest, type TestComment } from '../helpers/platform.ts';
 
 const REDIRECT = 'https://app.example.com/callback';
 const emu = createMetaEmulator({ processingMs: 10 });
@@ -25,22 +25,8 @@ async function connect(adapter: PlatformAdapter, extra: Record<string, string>):
   return out.accounts.map(credentialsOf);
 }
 
-function commentRequest(account: AccountCredentials, platformPostId: string, content: string): CommentRequest & { saved: Checkpoint[] } {
-  const saved: Checkpoint[] = [];
-  const req: CommentRequest & { saved: Checkpoint[] } = {
-    account,
-    platformPostId,
-    content,
-    settings: {},
-    checkpoint: null,
-    saved,
-    attemptStartedAt: Date.now(),
-    async saveCheckpoint(cp) {
-      saved.push(cp);
-      req.checkpoint = cp;
-    },
-  };
-  return req;
+function commentRequest(account: AccountCredentials, platformPostId: string, content: string): TestComment {
+  return testCommentRequest({ account, platformPostId, content });
 }
 
 const image = (): MediaItem => ({ type: 'image', url: `${server.mediaUrl}/sample.jpg` });

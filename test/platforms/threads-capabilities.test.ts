@@ -3,10 +3,10 @@
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createThreadsAdapter } from '../../src/platforms/threads/adapter.ts';
-import type { AccountCredentials, Checkpoint, CommentRequest, PlatformAdapter } from '../../src/platforms/types.ts';
+import type { AccountCredentials, Checkpoint, PlatformAdapter } from '../../src/platforms/types.ts';
 import { createThreadsEmulator, type ThreadsEmulator, type ThreadsEmulatorOptions } from '../../src/sandbox/threads/emulator.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
-import { adapterDeps, approveConsent, credentialsOf, testPublishRequest } from '../helpers/platform.ts';
+import { adapterDeps, approveConsent, credentialsOf, testCommentRequest, testPublishRequest, type TestComment } from '../helpers/platform.ts';
 
 const REDIRECT = 'https://app.example.com/connect/threads/callback';
 
@@ -37,22 +37,8 @@ async function published(rig: Rig, account: AccountCredentials, content: string,
   return { id: out.platformPostId, checkpoint: req.checkpoint };
 }
 
-function commentRequest(account: AccountCredentials, platformPostId: string, content: string, settings: Record<string, unknown> = {}): CommentRequest & { saved: Checkpoint[] } {
-  const saved: Checkpoint[] = [];
-  const req: CommentRequest & { saved: Checkpoint[] } = {
-    account,
-    platformPostId,
-    content,
-    settings,
-    checkpoint: null,
-    saved,
-    attemptStartedAt: Date.now(),
-    async saveCheckpoint(cp) {
-      saved.push(cp);
-      req.checkpoint = cp;
-    },
-  };
-  return req;
+function commentRequest(account: AccountCredentials, platformPostId: string, content: string, settings: Record<string, unknown> = {}): TestComment {
+  return testCommentRequest({ account, platformPostId, content, settings });
 }
 
 const replies = (rig: Rig, postId: string) => rig.emu.ledger.list({ kind: 'reply' }).filter((e) => e.extra?.replyToId === postId);

@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { pkceChallenge } from '../../src/lib/crypto.ts';
 import { createPlatformHttp } from '../../src/platforms/http.ts';
 import type { AdapterDeps } from '../../src/platforms/deps.ts';
-import type { AccountCredentials, Checkpoint, CommentRequest, ConnectedAccount, MediaItem, PlatformAdapter } from '../../src/platforms/types.ts';
+import type { AccountCredentials, ConnectedAccount, MediaItem, PlatformAdapter } from '../../src/platforms/types.ts';
 import { createYouTubeAdapter, type YouTubeAdapterOptions } from '../../src/platforms/youtube/adapter.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
 import { createYouTubeEmulator, type YouTubeEmulator, type YouTubeEmulatorOptions } from '../../src/sandbox/youtube/emulator.ts';
-import { adapterDeps, approveConsent, credentialsOf, retryRequest, testPublishRequest, type TestRequest } from '../helpers/platform.ts';
+import { adapterDeps, approveConsent, credentialsOf, retryRequest, testCommentRequest, testPublishRequest, type TestComment, type TestRequest } from '../helpers/platform.ts';
 
 export const GRANULE = 256 * 1024;
 export const REDIRECT = 'https://herald.example/v1/connect/youtube/callback';
@@ -64,22 +64,8 @@ export function retryOf(req: TestRequest, account: AccountCredentials = req.acco
   return retryRequest(req, account);
 }
 
-export function commentRequest(account: AccountCredentials, videoId: string, content: string): CommentRequest & { saved: Checkpoint[] } {
-  const saved: Checkpoint[] = [];
-  const req: CommentRequest & { saved: Checkpoint[] } = {
-    account,
-    platformPostId: videoId,
-    content,
-    settings: {},
-    checkpoint: null,
-    saved,
-    attemptStartedAt: Date.now(),
-    async saveCheckpoint(cp) {
-      saved.push(cp);
-      req.checkpoint = cp;
-    },
-  };
-  return req;
+export function commentRequest(account: AccountCredentials, videoId: string, content: string): TestComment {
+  return testCommentRequest({ account, platformPostId: videoId, content });
 }
 
 export function video(h: Harness, bytes: number, n = 0): MediaItem {
