@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../src/db/database.ts';
 import { createMediaFixtures, ffmpegAvailable } from '../test/helpers/media-fixtures.ts';
 import { approveConsent } from '../test/helpers/platform.ts';
-import { startS3Server } from '../test/helpers/s3-server.ts';
+import { s3Env, startS3Server } from '../test/helpers/s3-server.ts';
 import { benchDatabase, connect, createKey, load1, memoryMb, percentile, startEmulators, startHerald, type ServerProcess } from './lib.ts';
 import type { PostgresServer } from './postgres.ts';
 
@@ -208,18 +208,7 @@ export async function benchLoad(
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  const s3Env: Record<string, string> = s3
-    ? {
-        HERALD_MEDIA_STORE: 's3',
-        HERALD_S3_BUCKET: s3.bucket,
-        HERALD_S3_REGION: s3.region,
-        HERALD_S3_ENDPOINT: s3.endpoint,
-        HERALD_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
-        HERALD_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
-        HERALD_S3_FORCE_PATH_STYLE: 'true',
-      }
-    : {};
-  const env = { ...database.env, ...emulators.env, ...s3Env, HERALD_ALLOW_PRIVATE_NETWORKS: 'true', HERALD_PUBLISH_WAIT_MS: '10000' };
+  const env = { ...database.env, ...emulators.env, ...(s3 ? s3Env(s3) : {}), HERALD_ALLOW_PRIVATE_NETWORKS: 'true', HERALD_PUBLISH_WAIT_MS: '10000' };
   const key = createKey(env);
   const split = database.kind === 'postgres';
   const procs = new Map<string, ServerProcess>();

@@ -19,7 +19,7 @@ import { approveConsent } from '../helpers/platform.ts';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/herald.ts';
 import { HERALD_MAIN, processEnv, startHeraldProcess, type HeraldProcess } from '../helpers/process.ts';
 import { uploadRaw } from '../helpers/media.ts';
-import { startS3Server, type TestS3Server } from '../helpers/s3-server.ts';
+import { s3Env, startS3Server, type TestS3Server } from '../helpers/s3-server.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 import { until } from '../helpers/wait.ts';
 
@@ -84,13 +84,7 @@ before(async () => {
   s3 = await startS3Server();
   env = processEnv(database, {
     ...s.settings,
-    HERALD_MEDIA_STORE: 's3',
-    HERALD_S3_BUCKET: s3.bucket,
-    HERALD_S3_REGION: s3.region,
-    HERALD_S3_ENDPOINT: s3.endpoint,
-    HERALD_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
-    HERALD_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
-    HERALD_S3_FORCE_PATH_STYLE: 'true',
+    ...s3Env(s3),
     HERALD_ALLOW_PRIVATE_NETWORKS: 'true',
     HERALD_RATE_LIMIT_PER_MINUTE: '100000',
     HERALD_PLATFORM_TIMEOUT_MS: '5000',

@@ -9,7 +9,7 @@ import { connectAccount } from '../helpers/connect.ts';
 import { posted, publishNow, startWorld, type World } from '../helpers/e2e.ts';
 import { createMediaFixtures, type MediaFixtures } from '../helpers/media-fixtures.ts';
 import { sha256, uploadOk } from '../helpers/media.ts';
-import { startS3Server, type TestS3Server } from '../helpers/s3-server.ts';
+import { s3Env, startS3Server, type TestS3Server } from '../helpers/s3-server.ts';
 
 let s3: TestS3Server;
 let w: World;
@@ -21,15 +21,7 @@ before(async () => {
   fx = await createMediaFixtures();
   w = await startWorld({
     mediaOrigins: [new URL(s3.endpoint).origin],
-    env: {
-      HERALD_MEDIA_STORE: 's3',
-      HERALD_S3_BUCKET: s3.bucket,
-      HERALD_S3_REGION: s3.region,
-      HERALD_S3_ENDPOINT: s3.endpoint,
-      HERALD_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
-      HERALD_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
-      HERALD_S3_FORCE_PATH_STYLE: 'true',
-    },
+    env: s3Env(s3),
   });
   ig = (await connectAccount(w.h, 'instagram', { sandbox_pages: '1' })).accountId;
 });

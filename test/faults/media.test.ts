@@ -41,7 +41,7 @@ import { posted, startWorld, waitFinal, type World } from '../helpers/e2e.ts';
 import { createMediaFixtures, type MediaFixtures } from '../helpers/media-fixtures.ts';
 import { sha256, uploadOk, uploadRaw } from '../helpers/media.ts';
 import { overrideLookup } from '../helpers/resolver.ts';
-import { startS3Server, type TestS3Server } from '../helpers/s3-server.ts';
+import { s3Env, startS3Server, type TestS3Server } from '../helpers/s3-server.ts';
 import { startStallProxy, type StallProxy } from '../helpers/stall-proxy.ts';
 import { startHerald, type TestHerald } from '../helpers/herald.ts';
 import { HANG_CAP_MS, until } from '../helpers/wait.ts';
@@ -514,13 +514,7 @@ describe('S3 timing out (the store accepts connections and never answers)', () =
     w = await startWorld({
       mediaOrigins: [new URL(proxy.url).origin],
       env: {
-        HERALD_MEDIA_STORE: 's3',
-        HERALD_S3_BUCKET: s3.bucket,
-        HERALD_S3_REGION: s3.region,
-        HERALD_S3_ENDPOINT: proxy.url,
-        HERALD_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
-        HERALD_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
-        HERALD_S3_FORCE_PATH_STYLE: 'true',
+        ...s3Env(s3, proxy.url),
         // A silent store is given up on after 1 s per try (three tries), so the test need not wait a minute.
         HERALD_S3_TIMEOUT_MS: '1000',
       },

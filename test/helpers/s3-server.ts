@@ -22,6 +22,19 @@ export interface TestS3Server {
   close(): Promise<void>;
 }
 
+/** The settings that put Herald's media on this server (`endpoint` overrides its address, for a proxy in front). */
+export function s3Env(s3: TestS3Server, endpoint = s3.endpoint): Record<string, string> {
+  return {
+    HERALD_MEDIA_STORE: 's3',
+    HERALD_S3_BUCKET: s3.bucket,
+    HERALD_S3_REGION: s3.region,
+    HERALD_S3_ENDPOINT: endpoint,
+    HERALD_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+    HERALD_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+    HERALD_S3_FORCE_PATH_STYLE: 'true',
+  };
+}
+
 export async function startS3Server(bucket = 'herald-media'): Promise<TestS3Server> {
   const directory = await mkdtemp(join(tmpdir(), 'herald-s3rver-'));
   const server = new S3rver({
