@@ -5,10 +5,9 @@
 // the order swapped every round. On a shared machine one run of each says little; turns of both, side by
 // side, with the CPU each spent per request, say more.
 // `AB_OTHER=/tmp/base node bench/ab-create.ts [postgres]`
-import { randomUUID } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import type autocannon from 'autocannon';
-import { benchDatabase, connect, cpuSeconds, freePort, load, serverCpuSeconds, startEmulators, type BenchDatabase } from './lib.ts';
+import { benchDatabase, scheduledCreate, cpuSeconds, freePort, load, serverCpuSeconds, startEmulators, type BenchDatabase } from './lib.ts';
 import { startPostgres } from './postgres.ts';
 
 const other = process.env.AB_OTHER;
@@ -46,19 +45,7 @@ async function side(name: string, root: string): Promise<Side> {
     if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const [x] = await connect(url, key, 'twitter');
-  const [threads] = await connect(url, key, 'threads');
-  const [page] = await connect(url, key, 'facebook', { sandbox_pages: '1' });
-  const body = JSON.stringify({
-    content: 'Scheduled for next year, to three accounts.',
-    scheduledFor: new Date(Date.now() + 365 * 86_400_000).toISOString(),
-    platforms: [
-      { platform: 'twitter', accountId: x },
-      { platform: 'threads', accountId: threads },
-      { platform: 'facebook', accountId: page },
-    ],
-  });
-  const setup = (req: autocannon.Request) => ({ ...req, body, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() } });
+  const { setupRequest: setup } = await scheduledCreate(url, key);
   const stop = () =>
     new Promise<void>((done) => {
       if (child.exitCode !== null) return done();

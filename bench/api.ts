@@ -3,13 +3,12 @@
 // GET /v1/posts?limit=20 over 1,000,000 stored posts. Beside throughput and latency, which depend on how
 // busy the machine is, each figure carries the CPU time the server process spent per request, which
 // mostly does not.
-import { randomUUID } from 'node:crypto';
 import type autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/db/database.ts';
-import { MAIN, benchDatabase, connect, cpuSeconds, createKey, load, load1, startEmulators, startHerald, startProcess, type BenchDatabase, type LoadResult } from './lib.ts';
+import { MAIN, benchDatabase, scheduledCreate, cpuSeconds, createKey, load, load1, startEmulators, startHerald, startProcess, type BenchDatabase, type LoadResult } from './lib.ts';
 import type { PostgresServer } from './postgres.ts';
 
 export interface Measured extends LoadResult {
@@ -111,26 +110,12 @@ export async function benchApi(options: { postgres?: PostgresServer; storedPosts
     let x: string;
     let create: Measured;
     try {
-      [x] = (await connect(herald.url, key, 'twitter')) as [string];
-      const [threads] = await connect(herald.url, key, 'threads');
-      const [page] = await connect(herald.url, key, 'facebook', { sandbox_pages: '1' });
-      const body = JSON.stringify({
-        content: 'Scheduled for next year, to three accounts.',
-        scheduledFor: new Date(Date.now() + 365 * 86_400_000).toISOString(),
-        platforms: [
-          { platform: 'twitter', accountId: x },
-          { platform: 'threads', accountId: threads },
-          { platform: 'facebook', accountId: page },
-        ],
-      });
+      const created = await scheduledCreate(herald.url, key);
+      x = created.twitter;
       const requests = [
         {
           method: 'POST' as const,
-          setupRequest: (req: autocannon.Request) => ({
-            ...req,
-            body,
-            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-          }),
+          setupRequest: created.setupRequest,
         },
       ];
       // A short warm-up (JIT, caches, connections), then the measured run.

@@ -2,10 +2,8 @@
 // from 16 connections, with the statements each create sends (pg_stat_statements) and what the server's
 // connections were doing, sampled every 20 ms (pg_stat_activity: waiting for Herald to send the next
 // statement, ClientRead; for a lock; or running). `node bench/create-waits.ts postgres`
-import { randomUUID } from 'node:crypto';
-import type autocannon from 'autocannon';
 import pg from 'pg';
-import { benchDatabase, connect, cpuSeconds, createKey, load, startEmulators, startHerald, serverCpuSeconds } from './lib.ts';
+import { benchDatabase, scheduledCreate, cpuSeconds, createKey, load, startEmulators, startHerald, serverCpuSeconds } from './lib.ts';
 import { startPostgres } from './postgres.ts';
 
 const postgres = process.argv[2] === 'postgres' ? await startPostgres() : undefined;
@@ -15,19 +13,7 @@ const env = { ...database.env, ...emulators.env, HERALD_ALLOW_PRIVATE_NETWORKS: 
 const key = createKey(env);
 const herald = await startHerald(env);
 try {
-  const [x] = await connect(herald.url, key, 'twitter');
-  const [threads] = await connect(herald.url, key, 'threads');
-  const [page] = await connect(herald.url, key, 'facebook', { sandbox_pages: '1' });
-  const body = JSON.stringify({
-    content: 'Scheduled for next year, to three accounts.',
-    scheduledFor: new Date(Date.now() + 365 * 86_400_000).toISOString(),
-    platforms: [
-      { platform: 'twitter', accountId: x },
-      { platform: 'threads', accountId: threads },
-      { platform: 'facebook', accountId: page },
-    ],
-  });
-  const setup = (req: autocannon.Request) => ({ ...req, body, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() } });
+  const { setupRequest: setup } = await scheduledCreate(herald.url, key);
   await load({ url: `${herald.url}/v1/posts`, duration: 2, requests: [{ method: 'POST', setupRequest: setup }] });
   await postgres?.resetStatements();
   const waits = new Map<string, number>();

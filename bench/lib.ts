@@ -1,7 +1,7 @@
 // What every benchmark needs: Herald (or a baseline server) in its own process on loopback, so the load
 // generator never shares its event loop; autocannon runs; and the machine's description.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -213,6 +213,27 @@ export async function connect(url: string, key: string, platform: string, consen
   const done = await api(url, key, 'POST', `/v1/connect/${platform}`, { code, state, redirect_url: redirect });
   if (done.status !== 200) throw new Error(JSON.stringify(done.body));
   return done.body.accounts.map((a: { accountId: string }) => a.accountId);
+}
+
+/**
+ * The create benchmark's request: a post scheduled a year ahead to three freshly connected accounts (X,
+ * Threads, a Facebook Page), each sent with its own Idempotency-Key. `twitter` is the X account's id.
+ */
+export async function scheduledCreate(url: string, key: string): Promise<{ twitter: string; setupRequest: (req: autocannon.Request) => autocannon.Request }> {
+  const [twitter] = (await connect(url, key, 'twitter')) as [string];
+  const [threads] = await connect(url, key, 'threads');
+  const [page] = await connect(url, key, 'facebook', { sandbox_pages: '1' });
+  const body = JSON.stringify({
+    content: 'Scheduled for next year, to three accounts.',
+    scheduledFor: new Date(Date.now() + 365 * 86_400_000).toISOString(),
+    platforms: [
+      { platform: 'twitter', accountId: twitter },
+      { platform: 'threads', accountId: threads },
+      { platform: 'facebook', accountId: page },
+    ],
+  });
+  const setupRequest = (req: autocannon.Request) => ({ ...req, body, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() } });
+  return { twitter, setupRequest };
 }
 
 export interface LoadResult {

@@ -2,12 +2,10 @@
 // Idempotency-Key) from 16 connections for BENCH_SECONDS, and the profile is summarised (self time by area
 // and by function). `node bench/profile-create.ts [postgres]`; the .cpuprofile stays in BENCH_PROFILE (or a
 // temporary directory) for a flame graph (Chrome DevTools, speedscope).
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type autocannon from 'autocannon';
-import { benchDatabase, connect, cpuSeconds, createKey, load, startEmulators, startHerald } from './lib.ts';
+import { benchDatabase, scheduledCreate, cpuSeconds, createKey, load, startEmulators, startHerald } from './lib.ts';
 import { summarise } from './profile-summary.ts';
 import { startPostgres } from './postgres.ts';
 
@@ -22,19 +20,7 @@ const herald = await startHerald(env);
 let requests = 0;
 let cpu = 0;
 try {
-  const [x] = await connect(herald.url, key, 'twitter');
-  const [threads] = await connect(herald.url, key, 'threads');
-  const [page] = await connect(herald.url, key, 'facebook', { sandbox_pages: '1' });
-  const body = JSON.stringify({
-    content: 'Scheduled for next year, to three accounts.',
-    scheduledFor: new Date(Date.now() + 365 * 86_400_000).toISOString(),
-    platforms: [
-      { platform: 'twitter', accountId: x },
-      { platform: 'threads', accountId: threads },
-      { platform: 'facebook', accountId: page },
-    ],
-  });
-  const setup = (req: autocannon.Request) => ({ ...req, body, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() } });
+  const { setupRequest: setup } = await scheduledCreate(herald.url, key);
   await load({ url: `${herald.url}/v1/posts`, duration: 2, requests: [{ method: 'POST', setupRequest: setup }] });
   const cpu0 = cpuSeconds(herald.child.pid!);
   const r = await load({ url: `${herald.url}/v1/posts`, duration: Number(process.env.BENCH_SECONDS ?? 10), requests: [{ method: 'POST', setupRequest: setup }] });
