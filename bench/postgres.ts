@@ -3,13 +3,9 @@
 // Herald, not the disk), run as `postgres` when the benchmark runs as root. BENCH_DATABASE_URL names a
 // server to use instead (each benchmark creates and drops databases of its own there).
 // pg_stat_statements is loaded, so a benchmark can count the statements Herald sends.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { freePort } from './lib.ts';
+import { startPostgresServer } from '../test/helpers/postgres-server.ts';
 
 export interface PostgresServer {
   /** Connection URL of the server's `postgres` database. */
@@ -20,15 +16,6 @@ export interface PostgresServer {
   statements(database: string): Promise<{ calls: number; top: { calls: number; query: string }[] } | null>;
   resetStatements(): Promise<void>;
   stop(): Promise<void>;
-}
-
-function pgBin(): string {
-  const root = '/usr/lib/postgresql';
-  const versions = readdirSync(root)
-    .filter((v) => /^\d+$/.test(v))
-    .sort((a, b) => Number(a) - Number(b));
-  if (versions.length === 0) throw new Error('no PostgreSQL under /usr/lib/postgresql (apt-get install postgresql, or set BENCH_DATABASE_URL)');
-  return join(root, versions.at(-1)!, 'bin');
 }
 
 async function query<T>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
@@ -77,27 +64,9 @@ export async function startPostgres(): Promise<PostgresServer> {
     await query(url, 'create extension if not exists pg_stat_statements').catch(() => {});
     return server(url, async () => {});
   }
-  const bin = pgBin();
-  const dir = mkdtempSync(join(tmpdir(), 'herald-bench-pg-'));
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()));
-  const run = (cmd: string, args: string[]) => {
-    const r = asRoot
-      ? spawnSync('su', ['postgres', '-s', '/bin/sh', '-c', [cmd, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')], { encoding: 'utf8' })
-      : spawnSync(cmd, args, { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}${r.stdout}`);
-  };
-  const port = await freePort();
-  run(join(bin, 'initdb'), ['-D', join(dir, 'data'), '-U', 'postgres', '--auth=trust']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=400 -c fsync=off -c shared_preload_libraries=pg_stat_statements`;
-  run(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-o', options, 'start']);
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  await query(url, 'create extension if not exists pg_stat_statements');
-  return server(url, async () => {
-    try {
-      run(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-m', 'immediate', 'stop']);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  // The tests' own server (test/helpers/postgres-server.ts), with room for four processes' pools and the
+  // statement counter loaded.
+  const own = await startPostgresServer({ prefix: 'herald-bench-pg-', settings: { max_connections: '400', shared_preload_libraries: 'pg_stat_statements' } });
+  await query(own.url, 'create extension if not exists pg_stat_statements');
+  return server(own.url, () => own.close());
 }

@@ -43,9 +43,10 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgresServer(): Promise<PostgresServer> {
+/** `settings` are server settings beside the defaults (or instead of them): the bench loads pg_stat_statements. */
+export async function startPostgresServer(options: { settings?: Record<string, string>; prefix?: string } = {}): Promise<PostgresServer> {
   const bin = pgBin();
-  const dir = mkdtempSync(join(tmpdir(), 'herald-test-pg-'));
+  const dir = mkdtempSync(join(tmpdir(), options.prefix ?? 'herald-test-pg-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()));
   const run = (cmd: string, args: string[]) => {
@@ -57,8 +58,9 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   const port = await freePort();
   const data = join(dir, 'data');
   run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off`;
-  const start = () => run(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-o', options, 'start']);
+  const settings = { listen_addresses: '127.0.0.1', max_connections: '200', fsync: 'off', ...options.settings };
+  const serverOptions = [`-p ${port} -k ${dir}`, ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)].join(' ');
+  const start = () => run(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-o', serverOptions, 'start']);
   start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let running = true;
