@@ -9,6 +9,9 @@ export interface ChainItem {
   media: MediaItem[];
   /** Where the item sits in the target, for messages: 'content' or 'settings.threadItems[1]'. */
   field: string;
+  /** Where its text and its media sit, for violations: 'content' and 'media' for the target's own. */
+  textField: string;
+  mediaField: string;
 }
 
 function isMediaItem(v: unknown): v is MediaItem {
@@ -31,7 +34,10 @@ export function threadItemsOf(settings: Record<string, unknown>): { content: str
 
 export function chainOf(target: { content: string; media: MediaItem[]; settings: Record<string, unknown> }): ChainItem[] {
   return [
-    { text: target.content, media: target.media, field: 'content' },
-    ...threadItemsOf(target.settings).map((item, i) => ({ text: item.content, media: item.mediaItems, field: `settings.threadItems[${i}]` })),
+    { text: target.content, media: target.media, field: 'content', textField: 'content', mediaField: 'media' },
+    ...threadItemsOf(target.settings).map((item, i) => {
+      const field = `settings.threadItems[${i}]`;
+      return { text: item.content, media: item.mediaItems, field, textField: `${field}.content`, mediaField: `${field}.mediaItems` };
+    }),
   ];
 }

@@ -43,9 +43,7 @@ export function mediaShape(media: MediaItem[]): MediaShape {
 export function validateBluesky(target: TargetContent, _account: { meta: AccountMeta }): RuleViolation[] {
   const out: RuleViolation[] = [];
   for (const item of chainOf(target)) {
-    const isMain = item.field === 'content';
-    const textField = isMain ? 'content' : `${item.field}.content`;
-    const mediaField = isMain ? 'media' : `${item.field}.mediaItems`;
+    const { textField, mediaField } = item;
     if (item.text.trim().length === 0 && item.media.length === 0) {
       out.push({ field: textField, message: 'A Bluesky post needs text or media.' });
       continue;

@@ -35,9 +35,7 @@ export function validateTwitterTarget(target: TargetContent, account: { meta: Ac
   const paid = hasPaidSubscription(account.meta);
   const violations: RuleViolation[] = [];
   for (const item of chainOf(target)) {
-    const isMain = item.field === 'content';
-    const textField = isMain ? 'content' : `${item.field}.content`;
-    const mediaField = isMain ? 'media' : `${item.field}.mediaItems`;
+    const { textField, mediaField } = item;
     if (item.text.trim().length === 0 && item.media.length === 0) {
       violations.push({ field: textField, message: 'An X post needs text or media.' });
       continue;
