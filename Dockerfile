@@ -25,9 +25,14 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+# MALLOC_ARENA_MAX: glibc gives each thread that allocates (libuv's pool, libvips, V8's GC helpers) an arena
+# of its own, up to 8 per core, and memory freed in one is not reused by another. Two arenas kept an API
+# process about 20 MB smaller under the soak (bench/RESULTS.md). glibc reads it when the process starts,
+# so it is set here, not by Herald.
 ENV HOST=0.0.0.0 \
     PORT=3000 \
-    HERALD_DATA_DIR=/data
+    HERALD_DATA_DIR=/data \
+    MALLOC_ARENA_MAX=2
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
 COPY bin ./bin

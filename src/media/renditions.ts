@@ -13,6 +13,9 @@ import type { ImageFacts } from './facts.ts';
 import { scaleWithin } from './geometry.ts';
 import type { RenditionSpec } from './rules.ts';
 
+// Each source is rendered once per publish: libvips' operation cache would only hold memory (see probe-image.ts).
+sharp.cache(false);
+
 export type RenditionResult =
   | { ok: true; facts: ImageFacts; quality: number | null }
   /** unsupported_input: a format this libvips cannot decode (HEIC); unreadable: a damaged source; cannot_fit: no quality or size fits maxBytes. */
