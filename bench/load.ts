@@ -208,7 +208,10 @@ export async function benchLoad(
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  const env = { ...database.env, ...emulators.env, ...(s3 ? s3Env(s3) : {}), HERALD_ALLOW_PRIVATE_NETWORKS: 'true', HERALD_PUBLISH_WAIT_MS: '10000' };
+  const env = { ...database.env, ...emulators.env, ...(s3 ? s3Env(s3) : {}), HERALD_ALLOW_PRIVATE_NETWORKS: 'true', HERALD_PUBLISH_WAIT_MS: '10000',
+    // As docs/operations.md deploys Herald (and the Docker image sets): two glibc arenas. glibc reads it
+    // only when a process starts, so it goes in the processes' environment.
+    MALLOC_ARENA_MAX: '2' };
   const key = createKey(env);
   const split = database.kind === 'postgres';
   const procs = new Map<string, ServerProcess>();
