@@ -2,6 +2,7 @@
 // instance's own words and statuses.
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { until } from '../helpers/wait.ts';
 import { pkceChallenge } from '../../src/lib/crypto.ts';
 import { createMastodonEmulator, type MastodonEmulator } from '../../src/sandbox/mastodon/emulator.ts';
 import { SAMPLE_MEDIA } from '../../src/sandbox/media.ts';
@@ -217,10 +218,12 @@ describe('media', () => {
     const img = await upload(token, 'sample.jpg', 'a white pixel');
     assert.equal(img.status, 200);
     assert.deepEqual([img.json.type, img.json.description, typeof img.json.url], ['image', 'a white pixel', 'string']);
+    // Processing outlasts the test until the test ends it, so the 206 does not depend on the machine's speed.
+    emu.settings.processingMs = 3_600_000;
     const vid = await upload(token, 'sample.mp4');
     assert.deepEqual([vid.status, vid.json.type, vid.json.url], [202, 'video', null]);
     assert.equal((await call('GET', `/api/v1/media/${vid.json.id}`, token)).status, 206);
-    await new Promise((r) => setTimeout(r, 60));
+    emu.state.media.get(vid.json.id)!.readyAt = emu.state.now();
     const done = await call('GET', `/api/v1/media/${vid.json.id}`, token);
     assert.equal(done.status, 200);
     assert.ok(done.json.url);
@@ -309,12 +312,12 @@ describe('statuses', () => {
   });
 
   test('a concurrent duplicate finds the key locked: 503, and one status is made', async () => {
-    emu.settings.createDelayMs = 100;
+    // The second request is sent once the first holds the key's lock, and has a second to arrive.
+    emu.settings.createDelayMs = 1000;
     const token = await tokenFor();
-    const [a, b] = await Promise.all([
-      call('POST', '/api/v1/statuses', token, { status: 'race' }, { 'idempotency-key': 'race' }),
-      new Promise((r) => setTimeout(r, 20)).then(() => call('POST', '/api/v1/statuses', token, { status: 'race' }, { 'idempotency-key': 'race' })),
-    ]);
+    const first = call('POST', '/api/v1/statuses', token, { status: 'race' }, { 'idempotency-key': 'race' });
+    await until('the first create to hold the key', () => emu.state.locks.size > 0, { everyMs: 2 });
+    const [a, b] = await Promise.all([first, call('POST', '/api/v1/statuses', token, { status: 'race' }, { 'idempotency-key': 'race' })]);
     assert.deepEqual([a.status, b.status, b.json.error], [200, 503, 'There was a temporary problem serving your request, please try again']);
     assert.equal(emu.ledger.list().length, 1);
   });

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SAMPLE_MEDIA } from '../../src/sandbox/media.ts';
 import { DEFAULT_RATE_LIMITS } from '../../src/sandbox/mastodon/state.ts';
+import { until } from '../helpers/wait.ts';
 import { calls, connectAccount, image, made, publishRequest, retryOf, startHarness, video, type Harness } from './mastodon-helpers.ts';
 
 let h: Harness;
@@ -20,8 +21,6 @@ beforeEach(() => {
   h.emu.settings.rateLimits = structuredClone(DEFAULT_RATE_LIMITS);
   h.emu.settings.processingMs = 30;
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('a token refused right after the upload: auth_expired, nothing posted; the next attempt reuses the upload and posts once', async () => {
   const { creds } = await connectAccount(h, 'mid-upload');
@@ -44,10 +43,14 @@ test('a token refused right after the upload: auth_expired, nothing posted; the 
 
 test('a token revoked while the video is processing: auth_expired, and it cannot be renewed', async () => {
   const { creds } = await connectAccount(h, 'revoked-mid-upload');
-  h.emu.settings.processingMs = 400;
+  // Processing outlasts the test: the token is revoked once Herald has been told "still processing" (206),
+  // however slow the machine, and Herald waits as long as it takes.
+  h.emu.settings.processingMs = 3_600_000;
   const content = `revoked ${Date.now()}`;
-  const pending = h.adapter.publish(publishRequest(creds, content, [video(h)]));
-  await sleep(150);
+  const polls = h.emu.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/v1/media/') && c.status === 206).length;
+  const patient = h.adapterWith({ timing: { pollIntervalMs: 20, maxProcessingMs: 600_000 } });
+  const pending = patient.publish(publishRequest(creds, content, [video(h)]));
+  await until('Herald to poll the video while it is processing', () => h.emu.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/v1/media/') && c.status === 206).length > polls);
   h.emu.oauth.revokeUser(creds.meta.mastodonId as string);
   const r = await pending;
   assert.equal(!r.ok && r.category, 'auth_expired');

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pkceChallenge } from '../../src/lib/crypto.ts';
 import { approveConsent } from '../helpers/platform.ts';
+import { until } from '../helpers/wait.ts';
 import { REDIRECT, VERIFIER, calls, commentRequest, connectAccount, image, made, publishRequest, startHarness, video, type Harness } from './mastodon-helpers.ts';
 
 let h: Harness;
@@ -173,7 +174,21 @@ describe('publishing', () => {
   test('a video: uploaded, polled while the instance processes it (206), then posted', async () => {
     const { creds } = await connectAccount(h, 'filmmaker');
     const before = calls(h, 'GET', /^\/api\/v1\/media\//);
-    const r = await h.adapter.publish(publishRequest(creds, `a video ${Date.now()}`, [video(h, 300_000)]));
+    // The instance finishes processing only once Herald has been told 206 (however slow the machine):
+    // processing outlasts any test, then the test ends it by moving the upload's ready time to now.
+    h.emu.settings.processingMs = 3_600_000;
+    // Herald's own patience is not what this test is about: it waits as long as the test needs.
+    const patient = h.adapterWith({ timing: { pollIntervalMs: 20, maxProcessingMs: 600_000 } });
+    const publishing = patient.publish(publishRequest(creds, `a video ${Date.now()}`, [video(h, 300_000)]));
+    try {
+      const polled = await until('Herald to poll the video while it is processing', () =>
+        h.emu.calls.find((c) => c.method === 'GET' && c.path.startsWith('/api/v1/media/') && c.status === 206),
+      );
+      h.emu.state.media.get(decodeURIComponent(polled.path.slice('/api/v1/media/'.length)))!.readyAt = h.emu.state.now();
+    } finally {
+      h.emu.settings.processingMs = 30;
+    }
+    const r = await publishing;
     assert.ok(r.ok, r.ok ? '' : r.message);
     const entry = h.emu.ledger.get(r.platformPostId)!;
     assert.deepEqual(entry.media.map((m) => m.type), ['video']);
