@@ -134,6 +134,26 @@ export function createPostsService(deps: PostsServiceDeps) {
     }
   }
 
+  /**
+   * create, with the answer's JSON when it was serialised to be stored with the idempotency key (a draft
+   * or scheduled post): the HTTP layer sends those same bytes instead of serialising the post again.
+   */
+  async function createAnswer(apiKeyId: string, input: CreatePostInput, idempotencyClaim?: ClaimRef): Promise<{ post: PostOut; json: string | null }> {
+    const now = clock.now();
+    const { plan, body, library: rows } = await check(apiKeyId, input, now);
+    const { composed, answer, answerJson } = await store(apiKeyId, body, plan, now, idempotencyClaim, rows);
+    if (idempotencyClaim && answer) idempotencyClaim.answered = true;
+    queue.nudge();
+    if (answer) return { post: answer, json: answerJson };
+    const postId = composed.post.id as string;
+    publisher.startNow(
+      postId,
+      composed.targets.map((t) => t.id),
+    );
+    await publisher.waitUntilSettled(postId, deps.publishWaitMs);
+    return { post: await getOut(apiKeyId, postId), json: null };
+  }
+
   return {
     get: getOut,
     check,
@@ -146,20 +166,10 @@ export function createPostsService(deps: PostsServiceDeps) {
      * request has taken the key over meanwhile, nothing is created.
      */
     async create(apiKeyId: string, input: CreatePostInput, idempotencyClaim?: ClaimRef): Promise<PostOut> {
-      const now = clock.now();
-      const { plan, body, library: rows } = await check(apiKeyId, input, now);
-      const { composed, answer } = await store(apiKeyId, body, plan, now, idempotencyClaim, rows);
-      if (idempotencyClaim && answer) idempotencyClaim.answered = true;
-      queue.nudge();
-      if (answer) return answer;
-      const postId = composed.post.id as string;
-      publisher.startNow(
-        postId,
-        composed.targets.map((t) => t.id),
-      );
-      await publisher.waitUntilSettled(postId, deps.publishWaitMs);
-      return getOut(apiKeyId, postId);
+      return (await createAnswer(apiKeyId, input, idempotencyClaim)).post;
     },
+
+    createAnswer,
 
     async list(apiKeyId: string, query: ListPostsInput) {
       const limit = query.limit ?? 20;
