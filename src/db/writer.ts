@@ -1,5 +1,6 @@
-// Every write transaction goes through write(). On PostgreSQL it is a plain transaction (the server runs
-// many at once and groups their commits itself). On SQLite, which has one writer, transactions that
+// Every write transaction goes through write(). On PostgreSQL it is a plain transaction on a pipelined
+// connection of its own (createPgWriter; the server runs many at once and groups their commits itself),
+// where statements that do not depend on each other can be sent together (together()). On SQLite, which has one writer, transactions that
 // arrive while another is running are run together in the next transaction: one commit (and one WAL
 // sync) serves many requests, and an item that fails rolls back alone (see runBatch).
 //
@@ -108,9 +109,7 @@ const MAX_BATCH = 64;
  * on them directly) and the gate that holds reads back while a transaction is open.
  */
 export function createWriter(db: Kysely<Database>, dialect: DialectName, connection?: { statements: Statements; gate: ReadGate }): Writer {
-  if (dialect === 'postgres') {
-    return { write: (fn) => db.transaction().execute(fn), writeOne: (fn) => fn(db) };
-  }
+  if (dialect === 'postgres') throw new Error('PostgreSQL transactions are written by createPgWriter');
 
   const inTransaction: DirectRunner | null = connection
     ? (sql, params) => {
