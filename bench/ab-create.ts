@@ -4,6 +4,8 @@
 // Idempotency-Key) from 16 connections in turns of AB_SECONDS (default 5) for AB_ROUNDS rounds (default 4),
 // the order swapped every round. On a shared machine one run of each says little; turns of both, side by
 // side, with the CPU each spent per request, say more.
+// AB_REQUEST=list measures GET /v1/posts?limit=20 instead (over the posts the warm-up created), to see
+// what a change to the create path costs the other routes.
 // `AB_OTHER=/tmp/base node bench/ab-create.ts [postgres]`
 import { spawn, spawnSync } from 'node:child_process';
 import type autocannon from 'autocannon';
@@ -14,6 +16,7 @@ const other = process.env.AB_OTHER;
 if (!other) throw new Error('AB_OTHER names the other source tree');
 const SECONDS = Number(process.env.AB_SECONDS ?? 5);
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 4);
+const LIST = process.env.AB_REQUEST === 'list';
 const postgres = process.argv[2] === 'postgres' ? await startPostgres() : undefined;
 const emulators = await startEmulators();
 
@@ -24,6 +27,7 @@ interface Side {
   pid: number;
   stop(): Promise<void>;
   setup: (req: autocannon.Request) => autocannon.Request;
+  key: string;
   requests: number;
   seconds: number;
   cpu: number;
@@ -52,7 +56,7 @@ async function side(name: string, root: string): Promise<Side> {
       child.once('exit', () => done());
       child.kill('SIGTERM');
     });
-  return { name, database, url, pid: child.pid!, stop, setup, requests: 0, seconds: 0, cpu: 0, pgCpu: 0, p99: [] };
+  return { name, database, url, pid: child.pid!, stop, setup, key, requests: 0, seconds: 0, cpu: 0, pgCpu: 0, p99: [] };
 }
 
 const sides = [await side('this', `${import.meta.dirname}/..`), await side('other', other)];
@@ -63,7 +67,9 @@ try {
       const cpu0 = cpuSeconds(s.pid);
       const backends = new RegExp(`^postgres: .*${s.database.name}`);
       const pg0 = postgres ? serverCpuSeconds(backends) : 0;
-      const r = await load({ url: `${s.url}/v1/posts`, duration: SECONDS, requests: [{ method: 'POST', setupRequest: s.setup }] });
+      const r = LIST
+        ? await load({ url: `${s.url}/v1/posts?limit=20`, duration: SECONDS, headers: { authorization: `Bearer ${s.key}` } })
+        : await load({ url: `${s.url}/v1/posts`, duration: SECONDS, requests: [{ method: 'POST', setupRequest: s.setup }] });
       s.cpu += cpuSeconds(s.pid) - cpu0;
       s.pgCpu += postgres ? serverCpuSeconds(backends) - pg0 : 0;
       s.requests += r.requests;

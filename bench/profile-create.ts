@@ -44,3 +44,5 @@ console.log(`profile ${file}: busy ${Math.round(s.totalMs)} ms (start-up include
 for (const a of s.byArea) console.log(`  ${String(a.share).padStart(5)} %  ${a.area}`);
 console.log('');
 for (const f of s.topSelf) console.log(`  ${String(f.share).padStart(5)} %  ${f.fn}`);
+console.log('\ninclusive:');
+for (const f of s.topInclusive) console.log(`  ${String(f.share).padStart(5)} %  ${f.fn}`);

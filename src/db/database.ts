@@ -3,13 +3,13 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type QueryResult } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer.ts';
 import type { DialectName } from './dialect.ts';
 import { preparedName, runDirectly } from './prepared.ts';
 import { GatedReadDialect, cachedStatements, createReadGate, readRunner } from './sqlite-connection.ts';
-import { createWriter, type Writer } from './writer.ts';
+import { createPgWriter, createWriter, type PgConnection, type Writer } from './writer.ts';
 import type { Database } from './schema.ts';
 
 export interface Db {
@@ -47,13 +47,22 @@ const pgTypes = {
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
 };
 
+/**
+ * The query of a pool connection as Herald sends it: the queries prepared once (db/prepared.ts) run as
+ * named statements, so each connection has the server parse them once rather than on every call. Other
+ * SQL (built per call, with lists of varying length) stays unnamed: a name per text would pile up.
+ */
+function namedQuery(client: pg.PoolClient): (text: string, values?: readonly unknown[]) => Promise<pg.QueryResult> {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
+  return (text, values) => {
+    const name = values !== undefined ? preparedName(text) : undefined;
+    return name ? query({ name, text, values }) : values !== undefined ? query(text, values) : query(text);
+  };
+}
+
 const NAMED = Symbol('named statements');
 
-/**
- * The pool as Kysely sees it: its clients run the queries prepared once (db/prepared.ts) as named
- * statements, so each connection has the server parse them once rather than on every call. Other SQL
- * (built per call, with lists of varying length) stays unnamed: a name per text would pile up.
- */
+/** The pool as Kysely sees it: its clients run prepared queries as named statements (namedQuery). */
 function namingStatements(pool: pg.Pool): { Client: typeof pg.Client; options: object; connect(): Promise<pg.PoolClient>; end(): Promise<void> } {
   return {
     // For Kysely's control connection (cancelling a query), as the pool itself would give.
@@ -64,15 +73,68 @@ function namingStatements(pool: pg.Pool): { Client: typeof pg.Client; options: o
       if (!client[NAMED]) {
         client[NAMED] = true;
         const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        const named = namedQuery(client);
         client.query = ((...args: unknown[]) => {
           const [text, values] = args;
-          const name = args.length === 2 && typeof text === 'string' ? preparedName(text) : undefined;
-          return name ? query({ name, text, values }) : query(...args);
+          return args.length === 2 && typeof text === 'string' && Array.isArray(values) ? named(text, values) : query(...args);
         }) as typeof client.query;
       }
       return client;
     },
     end: () => pool.end(),
+  };
+}
+
+/** What Kysely's PostgreSQL driver answers for a query (kysely's PostgresConnection.executeQuery). */
+function asKyselyResult(result: pg.QueryResult): QueryResult<unknown> {
+  const { command, rowCount, rows } = result;
+  const writes = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
+  return writes ? { numAffectedRows: BigInt(rowCount ?? 0), rows: rows ?? [] } : { rows: rows ?? [] };
+}
+
+/**
+ * Write transactions on PostgreSQL, each on a connection of the pool. The pool's connections run in pg's
+ * pipeline mode: a query is written to the server at once, even while earlier ones have not been
+ * answered, and the answers come back in order. Within a transaction a write function may send statements
+ * that do not depend on each other together (see together() in writer.ts): they cost one round trip, and,
+ * written in the same turn of the event loop, one system call (the socket is corked until the next tick),
+ * instead of one of each per statement.
+ *
+ * Each connection has a Kysely instance of its own, whose queries run on that connection only (Kysely's
+ * own transactions would run them one after the other), and prepared queries skip Kysely there entirely.
+ */
+function pgConnections(pool: pg.Pool): () => Promise<PgConnection> {
+  const named = namingStatements(pool);
+  const perClient = new WeakMap<pg.PoolClient, { trx: Kysely<Database>; query: ReturnType<typeof namedQuery> }>();
+  return async () => {
+    const client = await named.connect();
+    let entry = perClient.get(client);
+    if (!entry) {
+      const query = namedQuery(client);
+      const stream = (client as unknown as { connection?: { stream?: { cork?(): void; uncork?(): void } } }).connection?.stream;
+      let corked = false;
+      const send = (text: string, values?: readonly unknown[]) => {
+        // Statements sent in the same tick leave in one write.
+        if (stream?.cork && !corked) {
+          corked = true;
+          stream.cork();
+          process.nextTick(() => {
+            corked = false;
+            stream.uncork!();
+          });
+        }
+        return query(text, values);
+      };
+      const only = { query: (text: string, values?: readonly unknown[]) => send(text, values), release: () => {} };
+      const trx = new Kysely<Database>({
+        dialect: new PostgresDialect({ pool: { Client: pg.Client, options: pool.options, connect: async () => only, end: async () => {} } as never }),
+      });
+      runDirectly(trx, async (text, params) => asKyselyResult(await send(text, params)));
+      entry = { trx, query: send };
+      perClient.set(client, entry);
+    }
+    const { trx, query } = entry;
+    return { trx, run: (text) => query(text), release: (err) => client.release(err) };
   };
 }
 
@@ -109,7 +171,7 @@ export function openDatabase(options: {
   onIdleError?: (err: Error) => void;
 }): Db {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, types: pgTypes });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, types: pgTypes, pipeline: true });
     // Without a listener such an error would be thrown as an uncaught exception and end the process.
     // It also arrives after close(): pool.end() resolves before the sockets of its last clients are shut.
     pool.on('error', (err) => options.onIdleError?.(err));
@@ -119,7 +181,7 @@ export function openDatabase(options: {
     pool.on('connect', (client) => client.on('error', () => {}));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingStatements(pool) }) });
     const u = new URL(options.databaseUrl);
-    const writer = createWriter(kysely, 'postgres');
+    const writer = createPgWriter(kysely, pgConnections(pool));
     return {
       kysely,
       write: writer.write,

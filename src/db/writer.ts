@@ -1,5 +1,6 @@
-// Every write transaction goes through write(). On PostgreSQL it is a plain transaction (the server runs
-// many at once and groups their commits itself). On SQLite, which has one writer, transactions that
+// Every write transaction goes through write(). On PostgreSQL it is a plain transaction on a pipelined
+// connection of its own (createPgWriter; the server runs many at once and groups their commits itself),
+// where statements that do not depend on each other can be sent together (together()). On SQLite, which has one writer, transactions that
 // arrive while another is running are run together in the next transaction: one commit (and one WAL
 // sync) serves many requests, and an item that fails rolls back alone (see runBatch).
 //
@@ -42,6 +43,64 @@ interface Item {
   reject(err: unknown): void;
 }
 
+/**
+ * A PostgreSQL transaction's connection, opened by the writer: `trx` runs its queries on that connection
+ * only, and prepared queries run on it directly, sent at once even while others are in flight (see
+ * database.ts: the connections pipeline their queries).
+ */
+export interface PgConnection {
+  trx: DbTx;
+  /** Runs a statement of the writer's own (BEGIN, COMMIT, ROLLBACK). */
+  run(sql: string): Promise<unknown>;
+  /** Gives the connection back; with an error, the connection is closed instead of reused. */
+  release(err?: Error): void;
+}
+
+/**
+ * Runs `promises` (statements of one transaction sent together) to the end, every one of them, and then
+ * throws the first failure in the order given. Waiting for all of them matters: a statement still on its
+ * way when the transaction rolls back would otherwise run after it, outside the transaction.
+ */
+export async function together<T extends readonly unknown[]>(promises: T): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(promises);
+  for (const s of settled) if (s.status === 'rejected') throw s.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as { [K in keyof T]: Awaited<T[K]> };
+}
+
+/** PostgreSQL: a plain transaction on a connection of the pool (many at once; the server groups commits). */
+export function createPgWriter(db: Kysely<Database>, connect: () => Promise<PgConnection>): Writer {
+  return {
+    async write(fn) {
+      const c = await connect();
+      let broken: Error | undefined;
+      try {
+        await c.run('begin').catch((err: Error) => {
+          broken = err;
+          throw err;
+        });
+        let result;
+        try {
+          result = await fn(c.trx);
+        } catch (err) {
+          await c.run('rollback').catch((e: Error) => (broken = e));
+          throw err;
+        }
+        try {
+          await c.run('commit');
+        } catch (err) {
+          // A failed COMMIT ends the transaction; whether the connection is still sound is not known.
+          broken = err as Error;
+          throw err;
+        }
+        return result;
+      } finally {
+        c.release(broken);
+      }
+    },
+    writeOne: (fn) => fn(db),
+  };
+}
+
 /** The most transactions one commit serves; bounds how long the last of them waits. */
 const MAX_BATCH = 64;
 
@@ -50,9 +109,7 @@ const MAX_BATCH = 64;
  * on them directly) and the gate that holds reads back while a transaction is open.
  */
 export function createWriter(db: Kysely<Database>, dialect: DialectName, connection?: { statements: Statements; gate: ReadGate }): Writer {
-  if (dialect === 'postgres') {
-    return { write: (fn) => db.transaction().execute(fn), writeOne: (fn) => fn(db) };
-  }
+  if (dialect === 'postgres') throw new Error('PostgreSQL transactions are written by createPgWriter');
 
   const inTransaction: DirectRunner | null = connection
     ? (sql, params) => {

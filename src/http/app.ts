@@ -40,7 +40,7 @@ export interface AppDeps {
   log: Logger;
   version: string;
   publicUrl: string;
-  keys: Pick<KeysService, 'authenticate'>;
+  keys: Pick<KeysService, 'authenticate'> & Partial<Pick<KeysService, 'lookup' | 'callerOf'>>;
   keyLimiter: RateLimiter;
   badKeyLimiter: RateLimiter;
   /** Dashboard sessions, accepted on /v1 in place of the key (API.md section 13). */

@@ -16,7 +16,8 @@ export interface SessionAuth {
 }
 
 export interface AuthDeps {
-  keys: Pick<KeysService, 'authenticate'>;
+  /** With lookup and callerOf, and a limiter that has consumeAfter, the key is read and counted in one statement. */
+  keys: Pick<KeysService, 'authenticate'> & Partial<Pick<KeysService, 'lookup' | 'callerOf'>>;
   keyLimiter: RateLimiter;
   badKeyLimiter: RateLimiter;
   /** Dashboard sessions; without it only bearer keys are accepted. */
@@ -54,6 +55,7 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.addHook('onRequest', async (req, reply) => {
     const header = req.headers.authorization;
     let caller: Caller | null = null;
+    let decision: RateDecision | undefined;
     let message = 'send your API key as "Authorization: Bearer <key>"';
     if (header === undefined && deps.session) {
       const found = await sessionCaller(req, deps.session);
@@ -61,8 +63,19 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
       else if (found !== 'none') caller = found;
     } else {
       const match = BEARER.exec(header ?? '');
-      caller = match ? await deps.keys.authenticate(match[1]!) : null;
       if (match) message = 'API key is unknown or revoked';
+      const { lookup, callerOf } = deps.keys;
+      if (match && lookup && callerOf && deps.keyLimiter.consumeAfter) {
+        // PostgreSQL: the key and its rate limit in one round trip.
+        const sql = lookup(match[1]!);
+        const found = sql ? await deps.keyLimiter.consumeAfter<{ id: string; name: string; default_redirect_url: string | null }>('herald_caller_limited', sql) : null;
+        if (found) {
+          caller = callerOf(found.row);
+          decision = found.decision;
+        }
+      } else {
+        caller = match ? await deps.keys.authenticate(match[1]!) : null;
+      }
     }
     if (!caller) {
       const d = await deps.badKeyLimiter.consume(req.ip);
@@ -70,7 +83,7 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
       throw errors.auth(message);
     }
     req.caller = caller;
-    const d = await deps.keyLimiter.consume(caller.id);
+    const d = decision ?? (await deps.keyLimiter.consume(caller.id));
     setRateHeaders(reply, d);
     if (!d.allowed) throw errors.rateLimited(secondsUntil(d.resetAt));
   });

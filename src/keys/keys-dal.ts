@@ -8,6 +8,12 @@ const keyByHash = prepare<[string], Pick<ApiKeyRow, 'id' | 'name' | 'default_red
   db.selectFrom('api_keys').select(['id', 'name', 'default_redirect_url', 'revoked_at']).where('key_hash', '=', hash),
 );
 
+/**
+ * The caller row of a key hash, unrevoked, as SQL text: run together with the key's rate limit in one
+ * statement on PostgreSQL (see RateLimiter.consumeAfter).
+ */
+export const CALLER_BY_HASH_SQL = 'select id, name, default_redirect_url from api_keys where key_hash = $1 and revoked_at is null';
+
 export function createKeysDal(deps: { db: Kysely<Database> }) {
   const { db } = deps;
   return {

@@ -4,7 +4,7 @@ import type { Writer } from '../db/writer.ts';
 import type { Clock } from '../lib/clock.ts';
 import { sha256Hex } from '../lib/crypto.ts';
 import { newId, randomToken } from '../lib/ids.ts';
-import type { KeysDal } from './keys-dal.ts';
+import { CALLER_BY_HASH_SQL, type KeysDal } from './keys-dal.ts';
 
 export interface ApiKeyInfo {
   id: string;
@@ -78,6 +78,18 @@ export function createKeysService(deps: { dal: KeysDal; write: Writer['write']; 
       await write((trx) => dal.setDefaultRedirectUrl(trx, id, url));
       const row = await dal.byId(id);
       return row ? info(row) : null;
+    },
+
+    /**
+     * The read that authenticate makes, as SQL to run within another statement (the rate limit's on
+     * PostgreSQL); its row is turned into the caller by callerOf. Null for a malformed key.
+     */
+    lookup(rawKey: string): { text: string; values: unknown[] } | null {
+      return KEY_SHAPE.test(rawKey) ? { text: CALLER_BY_HASH_SQL, values: [sha256Hex(rawKey)] } : null;
+    },
+
+    callerOf(row: Pick<ApiKeyRow, 'id' | 'name' | 'default_redirect_url'>): Caller {
+      return { id: row.id, name: row.name, defaultRedirectUrl: row.default_redirect_url };
     },
 
     /** The caller a raw key belongs to, or null for malformed, unknown or revoked keys. */

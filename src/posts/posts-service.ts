@@ -4,7 +4,7 @@
 import type { AccountsDal } from '../accounts/accounts-dal.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
 import type { NewTarget } from '../db/schema.ts';
-import type { Writer } from '../db/writer.ts';
+import { together, type Writer } from '../db/writer.ts';
 import { errors } from '../contract/errors.ts';
 import type { ClaimRef, IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -108,21 +108,50 @@ export function createPostsService(deps: PostsServiceDeps) {
           // A draft or scheduled post's answer is known now: it is stored with the key in the same
           // transaction, so a repeat is answered from the moment the post exists (one write less, too).
           const answer = plan.mode === 'now' ? null : presentPost(c.post as never, c.targets);
-          await posts.insert(trx, c.post, c.targets as NewTarget[]);
+          const postId = c.post.id as string;
           // The library media it names (known from the checks; else found in the body).
           const used = library ? [...library.keys()] : libraryIdsOf(body);
-          if (used.length > 0) await mediaUses.setUses(trx, c.post.id as string, used, true);
-          if (claim && answer) await idempotency.attachAnswer(trx, claim, c.post.id as string, 201, JSON.stringify(answer));
-          else if (claim) await idempotency.attachResource(trx, claim, c.post.id as string);
-          await queue.enqueue(trx, c.jobs);
-          await outbox.record(trx, apiKeyId, c.events);
-          return { composed: c, answer };
+          const answerJson = answer ? JSON.stringify(answer) : null;
+          // None of these statements needs another's answer: they are sent together (one round trip on
+          // PostgreSQL), the post's own rows first, as the others name it.
+          await together([
+            posts.insert(trx, c.post, c.targets as NewTarget[]),
+            used.length > 0 ? mediaUses.setUses(trx, postId, used, true) : undefined,
+            claim && answerJson !== null
+              ? idempotency.attachAnswer(trx, claim, postId, 201, answerJson)
+              : claim
+                ? idempotency.attachResource(trx, claim, postId)
+                : undefined,
+            queue.enqueue(trx, c.jobs),
+            outbox.record(trx, apiKeyId, c.events),
+          ]);
+          return { composed: c, answer, answerJson };
         });
       } catch (err) {
         // Two queued creates took the same slot at once: the one that lost takes the next free one.
         if (plan.mode !== 'queue' || !isUniqueViolation(err) || attempt >= SLOT_RACE_TRIES) throw err;
       }
     }
+  }
+
+  /**
+   * create, with the answer's JSON when it was serialised to be stored with the idempotency key (a draft
+   * or scheduled post): the HTTP layer sends those same bytes instead of serialising the post again.
+   */
+  async function createAnswer(apiKeyId: string, input: CreatePostInput, idempotencyClaim?: ClaimRef): Promise<{ post: PostOut; json: string | null }> {
+    const now = clock.now();
+    const { plan, body, library: rows } = await check(apiKeyId, input, now);
+    const { composed, answer, answerJson } = await store(apiKeyId, body, plan, now, idempotencyClaim, rows);
+    if (idempotencyClaim && answer) idempotencyClaim.answered = true;
+    queue.nudge();
+    if (answer) return { post: answer, json: answerJson };
+    const postId = composed.post.id as string;
+    publisher.startNow(
+      postId,
+      composed.targets.map((t) => t.id),
+    );
+    await publisher.waitUntilSettled(postId, deps.publishWaitMs);
+    return { post: await getOut(apiKeyId, postId), json: null };
   }
 
   return {
@@ -137,20 +166,10 @@ export function createPostsService(deps: PostsServiceDeps) {
      * request has taken the key over meanwhile, nothing is created.
      */
     async create(apiKeyId: string, input: CreatePostInput, idempotencyClaim?: ClaimRef): Promise<PostOut> {
-      const now = clock.now();
-      const { plan, body, library: rows } = await check(apiKeyId, input, now);
-      const { composed, answer } = await store(apiKeyId, body, plan, now, idempotencyClaim, rows);
-      if (idempotencyClaim && answer) idempotencyClaim.answered = true;
-      queue.nudge();
-      if (answer) return answer;
-      const postId = composed.post.id as string;
-      publisher.startNow(
-        postId,
-        composed.targets.map((t) => t.id),
-      );
-      await publisher.waitUntilSettled(postId, deps.publishWaitMs);
-      return getOut(apiKeyId, postId);
+      return (await createAnswer(apiKeyId, input, idempotencyClaim)).post;
     },
+
+    createAnswer,
 
     async list(apiKeyId: string, query: ListPostsInput) {
       const limit = query.limit ?? 20;

@@ -57,9 +57,10 @@ export function postsRoutes(deps: { posts: PostsService }) {
       async (req, reply) => {
         const caller = callerOf(req);
         const recovered = req.idempotency?.recoveredResourceId;
-        const post = recovered
-          ? await deps.posts.get(caller.id, recovered)
-          : await deps.posts.create(caller.id, req.body, req.idempotency?.claim);
+        if (recovered) return reply.code(201).send(await deps.posts.get(caller.id, recovered));
+        const { post, json } = await deps.posts.createAnswer(caller.id, req.body, req.idempotency?.claim);
+        // A stored answer goes out as stored: serialised once, the same bytes as its replays.
+        if (json !== null) return reply.code(201).type('application/json; charset=utf-8').send(json as never);
         return reply.code(201).send(post);
       },
     );
