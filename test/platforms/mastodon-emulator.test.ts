@@ -283,6 +283,7 @@ describe('statuses', () => {
     assert.deepEqual(await err({ status: 'x', media_ids: [other] }), [422, `Media ${other} not found or already attached to another post`]);
     const video = await readyVideo(token);
     assert.deepEqual(await err({ status: 'x', media_ids: [video, ids[0]] }), [422, 'Cannot attach a video to a post that already contains images']);
+    emu.settings.processingMs = 3_600_000; // still processing when the status is posted, however slow the machine
     const processing = (await upload(token, 'sample.mp4')).json.id;
     assert.deepEqual(await err({ status: 'x', media_ids: [processing] }), [422, 'Cannot attach files that have not finished processing. Try again in a moment!']);
     assert.equal(emu.ledger.list().length, 1, 'only the status with the long link was made');
