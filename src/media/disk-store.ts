@@ -9,11 +9,12 @@
 // No sidecar holds the content type: get and head recognise it from the file's first bytes, as the upload
 // did (every stored file is a recognised format), so one rename commits a put.
 import { randomBytes } from 'node:crypto';
-import { constants, createWriteStream } from 'node:fs';
+import { constants } from 'node:fs';
 import { mkdir, open, readdir, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { FileSink } from './file-sink.ts';
 import { sniff, SNIFF_BYTES } from './sniff.ts';
 import { assertValidKey, resolveRange, type MediaStore, type StoreFailure } from './store.ts';
 import { StreamMeter, TooLargeError } from './stream-meter.ts';
@@ -97,8 +98,9 @@ export function createDiskStore(options: DiskStoreOptions): DiskStore {
       const meter = new StreamMeter(maxBytes);
       try {
         await mkdir(dirname(final), { recursive: true, mode: 0o700 });
-        // flush: fsync before close, so the rename below commits bytes that are on the disk.
-        const out = createWriteStream(temporary, { flags: 'wx', mode: 0o600, flush: fsync, highWaterMark: 1024 * 1024 });
+        // The sink syncs as the bytes arrive and once more (fsync) before it finishes, so the rename below
+        // commits bytes that are on the disk.
+        const out = new FileSink(await open(temporary, 'wx', 0o600), { sync: fsync });
         await pipeline(body, meter, out, signal ? { signal } : {});
         await rename(temporary, final);
         return { ok: true, bytes: meter.bytes, sha256: meter.sha256() };
