@@ -17,7 +17,7 @@ import { pipeline } from 'node:stream/promises';
 import { FileSink } from './file-sink.ts';
 import { sniff, SNIFF_BYTES } from './sniff.ts';
 import { assertValidKey, resolveRange, type MediaStore, type StoreFailure } from './store.ts';
-import { StreamMeter, TooLargeError } from './stream-meter.ts';
+import { Meter, TooLargeError } from './stream-meter.ts';
 
 export interface DiskStoreOptions {
   root: string;
@@ -95,13 +95,14 @@ export function createDiskStore(options: DiskStoreOptions): DiskStore {
       body.once('error', () => {
         sourceFailed = true;
       });
-      const meter = new StreamMeter(maxBytes);
+      const meter = new Meter(maxBytes);
       try {
         await mkdir(dirname(final), { recursive: true, mode: 0o700 });
         // The sink syncs as the bytes arrive and once more (fsync) before it finishes, so the rename below
         // commits bytes that are on the disk.
-        const out = new FileSink(await open(temporary, 'wx', 0o600), { sync: fsync });
-        await pipeline(body, meter, out, signal ? { signal } : {});
+        // It also counts and hashes the bytes (the limit checked before each write), with no stage between.
+        const out = new FileSink(await open(temporary, 'wx', 0o600), { sync: fsync, meter });
+        await pipeline(body, out, signal ? { signal } : {});
         await rename(temporary, final);
         return { ok: true, bytes: meter.bytes, sha256: meter.sha256() };
       } catch (err) {

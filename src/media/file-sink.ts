@@ -6,6 +6,7 @@
 // nothing is committed before its bytes are on the disk.
 import type { FileHandle } from 'node:fs/promises';
 import { Writable } from 'node:stream';
+import type { Meter } from './stream-meter.ts';
 
 export interface FileSinkOptions {
   /** fsync before finishing (and fdatasync along the way). */
@@ -14,6 +15,11 @@ export interface FileSinkOptions {
   syncEvery?: number;
   /** Bytes buffered before write() asks the source to wait (default 1 MiB). */
   highWaterMark?: number;
+  /**
+   * Counts and hashes the bytes: each batch is counted before it is written (past the limit, it is not,
+   * and the stream fails with TooLargeError), and hashed while the disk writes it.
+   */
+  meter?: Meter;
 }
 
 const DEFAULT_SYNC_EVERY = 32 * 1024 * 1024;
@@ -23,6 +29,7 @@ export class FileSink extends Writable {
   private readonly file: FileHandle;
   private readonly sync: boolean;
   private readonly syncEvery: number;
+  private readonly meter: Meter | undefined;
   private syncedUpTo = 0;
   /** The background fdatasync under way, if any; its failure fails the next write or the end. */
   private syncing: Promise<void> | null = null;
@@ -34,6 +41,7 @@ export class FileSink extends Writable {
     this.file = file;
     this.sync = options.sync;
     this.syncEvery = options.syncEvery ?? DEFAULT_SYNC_EVERY;
+    this.meter = options.meter;
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
@@ -46,10 +54,14 @@ export class FileSink extends Writable {
 
   private async writeAll(buffers: Buffer[]): Promise<void> {
     if (this.syncError) throw this.syncError;
+    this.meter?.count(buffers.reduce((n, b) => n + b.length, 0));
     let pending = buffers;
-    for (;;) {
+    for (let first = true; ; first = false) {
       const total = pending.reduce((n, b) => n + b.length, 0);
-      const { bytesWritten } = await this.file.writev(pending);
+      const writing = this.file.writev(pending);
+      // Hashed here, on this thread, while a thread of the pool writes the same (unchanging) buffers.
+      if (first && this.meter) for (const b of buffers) this.meter.update(b);
+      const { bytesWritten } = await writing;
       this.bytes += bytesWritten;
       if (bytesWritten >= total) break;
       pending = rest(pending, bytesWritten);
