@@ -54,19 +54,23 @@ export function credentialsOf(a: ConnectedAccount): AccountCredentials {
 /** A publish request that records what it saves, as the engine's does (and updates request.checkpoint). */
 export type TestRequest = PublishRequest & { saved: Checkpoint[] };
 
-export function testPublishRequest(parts: { account: AccountCredentials; content: string; media: MediaItem[]; settings: Record<string, unknown> }): TestRequest {
+/** A request's fields plus what the engine's requests do with checkpoints: each one saved is recorded in `saved` and becomes `checkpoint`. */
+function recordingCheckpoints<T extends { checkpoint: Checkpoint | null }>(fields: T): T & { saved: Checkpoint[]; attemptStartedAt: number; saveCheckpoint(cp: Checkpoint): Promise<void> } {
   const saved: Checkpoint[] = [];
-  const req: TestRequest = {
-    ...parts,
-    checkpoint: null,
+  const req = {
+    ...fields,
     saved,
     attemptStartedAt: Date.now(),
-    async saveCheckpoint(cp) {
+    async saveCheckpoint(cp: Checkpoint) {
       saved.push(cp);
       req.checkpoint = cp;
     },
   };
   return req;
+}
+
+export function testPublishRequest(parts: { account: AccountCredentials; content: string; media: MediaItem[]; settings: Record<string, unknown> }): TestRequest {
+  return recordingCheckpoints({ ...parts, checkpoint: null });
 }
 
 /** A first-comment request that records what it saves, as the engine's does (and updates request.checkpoint). */
@@ -79,21 +83,13 @@ export function testCommentRequest(parts: {
   settings?: Record<string, unknown>;
   checkpoint?: Checkpoint | null;
 }): TestComment {
-  const saved: Checkpoint[] = [];
-  const req: TestComment = {
+  return recordingCheckpoints({
     account: parts.account,
     platformPostId: parts.platformPostId,
     content: parts.content,
     settings: parts.settings ?? {},
     checkpoint: parts.checkpoint ?? null,
-    saved,
-    attemptStartedAt: Date.now(),
-    async saveCheckpoint(cp) {
-      saved.push(cp);
-      req.checkpoint = cp;
-    },
-  };
-  return req;
+  });
 }
 
 /** The same target again, carrying what the earlier attempt saved (and possibly new credentials). */
