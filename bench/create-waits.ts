@@ -3,18 +3,12 @@
 // connections were doing, sampled every 20 ms (pg_stat_activity: waiting for Herald to send the next
 // statement, ClientRead; for a lock; or running). `node bench/create-waits.ts postgres`
 import pg from 'pg';
-import { benchDatabase, scheduledCreate, cpuSeconds, createKey, load, startEmulators, startHerald, serverCpuSeconds } from './lib.ts';
+import { cpuSeconds, load, serverCpuSeconds, startCreateBench } from './lib.ts';
 import { startPostgres } from './postgres.ts';
 
 const postgres = process.argv[2] === 'postgres' ? await startPostgres() : undefined;
-const database = await benchDatabase(postgres);
-const emulators = await startEmulators();
-const env = { ...database.env, ...emulators.env, HERALD_ALLOW_PRIVATE_NETWORKS: 'true' };
-const key = createKey(env);
-const herald = await startHerald(env);
+const { database, herald, setup, stop } = await startCreateBench(postgres);
 try {
-  const { setupRequest: setup } = await scheduledCreate(herald.url, key);
-  await load({ url: `${herald.url}/v1/posts`, duration: 2, requests: [{ method: 'POST', setupRequest: setup }] });
   await postgres?.resetStatements();
   const waits = new Map<string, number>();
   let sampling = true;
@@ -46,8 +40,5 @@ try {
     for (const [w, n] of [...waits].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${n}  ${w}`);
   }
 } finally {
-  await herald.stop();
-  await emulators.stop();
-  await database.drop();
-  await postgres?.stop();
+  await stop();
 }

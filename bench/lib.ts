@@ -215,15 +215,18 @@ export async function connect(url: string, key: string, platform: string, consen
   return done.body.accounts.map((a: { accountId: string }) => a.accountId);
 }
 
+type SetupRequest = (req: autocannon.Request) => autocannon.Request;
+
 /**
  * The create benchmark's request: a post scheduled a year ahead to three freshly connected accounts (X,
- * Threads, a Facebook Page), each sent with its own Idempotency-Key. `twitter` is the X account's id.
+ * Threads, a Facebook Page), each sent with its own Idempotency-Key. `twitter` is the X account's id;
+ * `requestWith(extra)` is the same request with `extra`'s fields set in its body (other content, media).
  */
-export async function scheduledCreate(url: string, key: string): Promise<{ twitter: string; setupRequest: (req: autocannon.Request) => autocannon.Request }> {
+export async function scheduledCreate(url: string, key: string): Promise<{ twitter: string; setupRequest: SetupRequest; requestWith(extra: Record<string, unknown>): SetupRequest }> {
   const [twitter] = (await connect(url, key, 'twitter')) as [string];
   const [threads] = await connect(url, key, 'threads');
   const [page] = await connect(url, key, 'facebook', { sandbox_pages: '1' });
-  const body = JSON.stringify({
+  const base = {
     content: 'Scheduled for next year, to three accounts.',
     scheduledFor: new Date(Date.now() + 365 * 86_400_000).toISOString(),
     platforms: [
@@ -231,9 +234,38 @@ export async function scheduledCreate(url: string, key: string): Promise<{ twitt
       { platform: 'threads', accountId: threads },
       { platform: 'facebook', accountId: page },
     ],
-  });
-  const setupRequest = (req: autocannon.Request) => ({ ...req, body, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() } });
-  return { twitter, setupRequest };
+  };
+  const requestWith = (extra: Record<string, unknown>): SetupRequest => {
+    const body = JSON.stringify({ ...base, ...extra });
+    return (req) => ({ ...req, body, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() } });
+  };
+  return { twitter, setupRequest: requestWith({}), requestWith };
+}
+
+/**
+ * What the create diagnostics (create-waits.ts, profile-create.ts) measure against: Herald on a bench
+ * database (on `postgres` when given) with the emulators, a key, and the scheduled create warmed up for 2 s.
+ */
+export async function startCreateBench(postgres?: Parameters<typeof benchDatabase>[0] & { stop(): Promise<void> }) {
+  const database = await benchDatabase(postgres);
+  const emulators = await startEmulators();
+  const env = { ...database.env, ...emulators.env, HERALD_ALLOW_PRIVATE_NETWORKS: 'true' };
+  const key = createKey(env);
+  const herald = await startHerald(env);
+  const stop = async () => {
+    await herald.stop();
+    await emulators.stop();
+    await database.drop();
+    await postgres?.stop();
+  };
+  try {
+    const { setupRequest: setup } = await scheduledCreate(herald.url, key);
+    await load({ url: `${herald.url}/v1/posts`, duration: 2, requests: [{ method: 'POST', setupRequest: setup }] });
+    return { database, herald, setup, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }
 
 export interface LoadResult {

@@ -8,7 +8,6 @@
 //   create   POST /v1/posts (scheduled, 3 targets) with 4 library images against the same with 4 URL media.
 //            Target: ≥ 90 %.
 //   BENCH_UPLOAD_MB (default 1024), BENCH_SECONDS (create runs, default 10), BENCH_RUNS (renditions, default 7)
-import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
@@ -16,13 +15,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type autocannon from 'autocannon';
 import sharp from 'sharp';
 import { makeRendition } from '../src/media/renditions.ts';
 import { INSTAGRAM_MEDIA_RULES } from '../src/platforms/instagram/media-rules.ts';
 import { planFit } from '../src/media/rules.ts';
 import { probeImageFacts } from './media-fixture.ts';
-import { benchDatabase, connect, createKey, load, memoryMb, percentile, startHerald, type LoadResult } from './lib.ts';
+import { benchDatabase, connect, createKey, load, memoryMb, percentile, scheduledCreate, startHerald, type LoadResult } from './lib.ts';
 
 const MIB = 1024 * 1024;
 const CHUNK = 64 * 1024;
@@ -165,31 +163,18 @@ export async function benchMedia(): Promise<MediaFigures> {
       const renditionFigures = { sharpMs: percentile(sharpTimes, 50), sharpCpuMs: percentile(cpuTimes, 50), requestMs, reusedRequestMs, addedMs: requestMs - reusedRequestMs };
 
       // --- create: 4 library images vs 4 URL images, 3 targets, scheduled.
-      const [x] = await connect(herald.url, key, 'twitter');
-      const [threads] = await connect(herald.url, key, 'threads');
-      const [page] = await connect(herald.url, key, 'facebook', { sandbox_pages: '1' });
+      const create = await scheduledCreate(herald.url, key);
       const ids: string[] = [];
       for (let i = 0; i < 4; i++) {
         const res = await fetch(`${herald.url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'image/jpeg' }, body: first });
         ids.push(((await res.json()) as { id: string }).id);
       }
-      const base = {
-        content: 'Scheduled for next year, with four images, to three accounts.',
-        scheduledFor: new Date(Date.now() + 365 * 86_400_000).toISOString(),
-        platforms: [
-          { platform: 'twitter', accountId: x },
-          { platform: 'threads', accountId: threads },
-          { platform: 'facebook', accountId: page },
-        ],
-      };
-      const run = (mediaItems: unknown[]) => {
-        const body = JSON.stringify({ ...base, mediaItems });
-        return load({
+      const run = (mediaItems: unknown[]) =>
+        load({
           url: `${herald.url}/v1/posts`,
           duration: seconds,
-          requests: [{ method: 'POST', setupRequest: (req: autocannon.Request) => ({ ...req, body, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() } }) }],
+          requests: [{ method: 'POST', setupRequest: create.requestWith({ content: 'Scheduled for next year, with four images, to three accounts.', mediaItems }) }],
         });
-      };
       const urlItems = [1, 2, 3, 4].map((n) => ({ type: 'image', url: `https://cdn.example.com/photos/${n}.jpg` }));
       const libraryItems = ids.map((mediaId) => ({ mediaId }));
       await run(urlItems); // warm-up

@@ -5,33 +5,24 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchDatabase, scheduledCreate, cpuSeconds, createKey, load, startEmulators, startHerald } from './lib.ts';
+import { cpuSeconds, load, startCreateBench } from './lib.ts';
 import { summarise } from './profile-summary.ts';
 import { startPostgres } from './postgres.ts';
 
 const dir = process.env.BENCH_PROFILE ?? mkdtempSync(join(tmpdir(), 'herald-profile-'));
 process.env.BENCH_PROFILE = dir;
 const postgres = process.argv[2] === 'postgres' ? await startPostgres() : undefined;
-const database = await benchDatabase(postgres);
-const emulators = await startEmulators();
-const env = { ...database.env, ...emulators.env, HERALD_ALLOW_PRIVATE_NETWORKS: 'true' };
-const key = createKey(env);
-const herald = await startHerald(env);
+const { herald, setup, stop } = await startCreateBench(postgres);
 let requests = 0;
 let cpu = 0;
 try {
-  const { setupRequest: setup } = await scheduledCreate(herald.url, key);
-  await load({ url: `${herald.url}/v1/posts`, duration: 2, requests: [{ method: 'POST', setupRequest: setup }] });
   const cpu0 = cpuSeconds(herald.child.pid!);
   const r = await load({ url: `${herald.url}/v1/posts`, duration: Number(process.env.BENCH_SECONDS ?? 10), requests: [{ method: 'POST', setupRequest: setup }] });
   cpu = cpuSeconds(herald.child.pid!) - cpu0;
   requests = r.requests;
   console.log(`${requests} creates, ${Math.round(r.requestsPerSecond)}/s, p99 ${r.p99Ms} ms, CPU ${((cpu / requests) * 1000).toFixed(3)} ms per request`);
 } finally {
-  await herald.stop();
-  await emulators.stop();
-  await database.drop();
-  await postgres?.stop();
+  await stop();
 }
 // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: thread 0 is the main thread (the checkpointer is another).
 const file = readdirSync(dir)
