@@ -118,27 +118,22 @@ describe('a platform upload URL dying halfway', () => {
     assert.equal(posted(w.emu('linkedin'), { text: content }).length, 1);
   });
 
-  test('TikTok chunks: the connection dropped on the second chunk → the upload can never complete; retried from the start: one post', async () => {
-    w.emu('tiktok').faults.add({ kind: 'drop', method: 'PUT', path: '/upload/video/', skip: 1 });
-    const content = unique('tt drop');
-    const before = videos('tiktok', tiktok).length;
-    const post = await finalOf(
-      await publishNow(w.h, { content, mediaItems: videoOf(25 * MB), tiktokSettings: { privacyLevel: 'SELF_ONLY' }, platforms: [{ platform: 'tiktok', accountId: tiktok }] }),
-    );
-    assert.equal(post.status, 'published', JSON.stringify(post));
-    assert.equal(videos('tiktok', tiktok).length, before + 1);
-  });
-
-  test('TikTok chunks: the last chunk taken and its answer cut → reconciled by the publish id: one post', async () => {
-    w.emu('tiktok').faults.add({ kind: 'accept_then_reset', method: 'PUT', path: '/upload/video/', skip: 1 });
-    const content = unique('tt reset');
-    const before = videos('tiktok', tiktok).length;
-    const post = await finalOf(
-      await publishNow(w.h, { content, mediaItems: videoOf(25 * MB), tiktokSettings: { privacyLevel: 'SELF_ONLY' }, platforms: [{ platform: 'tiktok', accountId: tiktok }] }),
-    );
-    assert.equal(post.status, 'published', JSON.stringify(post));
-    assert.equal(videos('tiktok', tiktok).length, before + 1, 'one post');
-  });
+  // A chunk upload cut in two ways; either way TikTok ends with exactly one post.
+  for (const [kind, tag, name] of [
+    ['drop', 'tt drop', 'TikTok chunks: the connection dropped on the second chunk → the upload can never complete; retried from the start: one post'],
+    ['accept_then_reset', 'tt reset', 'TikTok chunks: the last chunk taken and its answer cut → reconciled by the publish id: one post'],
+  ] as const) {
+    test(name, async () => {
+      w.emu('tiktok').faults.add({ kind, method: 'PUT', path: '/upload/video/', skip: 1 });
+      const content = unique(tag);
+      const before = videos('tiktok', tiktok).length;
+      const post = await finalOf(
+        await publishNow(w.h, { content, mediaItems: videoOf(25 * MB), tiktokSettings: { privacyLevel: 'SELF_ONLY' }, platforms: [{ platform: 'tiktok', accountId: tiktok }] }),
+      );
+      assert.equal(post.status, 'published', JSON.stringify(post));
+      assert.equal(videos('tiktok', tiktok).length, before + 1, 'one post');
+    });
+  }
 });
 
 describe('a Bluesky PDS or a Mastodon instance unreachable', () => {
