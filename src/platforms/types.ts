@@ -207,6 +207,12 @@ export interface UnpublishRequest {
   platformPostId: string;
   /** What publishing saved (ids of thread items, media), for platforms that delete those too. */
   checkpoint: Checkpoint | null;
+  /**
+   * The first comment Herald posted under the post, or null. Where a reply is a post of its own that
+   * outlives its parent (X, Threads, Mastodon, Bluesky) the adapter deletes it too, before the post; where
+   * comments go with the post (Facebook, LinkedIn, YouTube) it is ignored.
+   */
+  platformCommentId?: string | null;
 }
 
 /** A reply or comment posted under a published post by the same account (the first comment). */

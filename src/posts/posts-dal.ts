@@ -171,8 +171,10 @@ export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectNam
     },
 
     /** Targets deleted from their platforms (unpublish): only published ones change. */
-    async markUnpublished(trx: DbTx, targetIds: string[], now: number): Promise<void> {
-      await trx.updateTable('post_targets').set({ status: 'unpublished', updated_at: now }).where('id', 'in', targetIds).where('status', '=', 'published').execute();
+    /** How many of the targets this call took from published to unpublished. */
+    async markUnpublished(trx: DbTx, targetIds: string[], now: number): Promise<number> {
+      const r = await trx.updateTable('post_targets').set({ status: 'unpublished', updated_at: now }).where('id', 'in', targetIds).where('status', '=', 'published').executeTakeFirst();
+      return Number(r.numUpdatedRows);
     },
 
     async delete(trx: DbTx, postId: string): Promise<void> {

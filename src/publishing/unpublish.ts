@@ -60,7 +60,12 @@ export function createUnpublishService(deps: {
     if (!row) return { ...base, unpublished: false, errorCode: 'account_disconnected', error: `the ${adapter.info.displayName} account ${t.account_id} is no longer connected` };
     let cred = await credentials.forAccount(row);
     if (!cred.ok) return { ...base, unpublished: false, errorCode: cred.failure.category, error: cred.failure.message };
-    const request = { account: cred.creds, platformPostId: t.platform_post_id!, checkpoint: fromJson<Record<string, unknown> | null>(t.checkpoint, null) };
+    const request = {
+      account: cred.creds,
+      platformPostId: t.platform_post_id!,
+      checkpoint: fromJson<Record<string, unknown> | null>(t.checkpoint, null),
+      platformCommentId: t.comment_status === 'published' ? t.comment_id : null,
+    };
     let result = await adapter.unpublish(request);
     if (!result.ok && result.category === 'auth_expired') {
       cred = await credentials.refreshAfterAuthFailure(row);
@@ -80,11 +85,12 @@ export function createUnpublishService(deps: {
       const now = clock.now();
       await write(async (trx) => {
         const current = await posts.getForUpdate(trx, postId);
-        if (!current) return;
-        if (removed.length > 0) {
-          await posts.markUnpublished(trx, removed.map((t) => t.id), now);
-          await settlePostStatus(trx, current.post, now);
-        }
+        if (!current || removed.length === 0) return;
+        // Only the call that takes a target down announces it: a repeat, or a concurrent call that lost the
+        // race for the same targets, changes nothing and emits nothing, so post.unpublished comes once.
+        const changed = await posts.markUnpublished(trx, removed.map((t) => t.id), now);
+        if (changed === 0) return;
+        await settlePostStatus(trx, current.post, now);
         await outbox.record(trx, apiKeyId, [postUnpublished(postId, results)]);
       });
       return { id: postId, platforms: results };

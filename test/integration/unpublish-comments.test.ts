@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { connectAccount } from '../helpers/connect.ts';
 import { posted, publishNow, startWorld, type World } from '../helpers/e2e.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
-import { eventually, saveSettings } from '../helpers/webhooks.ts';
+import { eventually, listDeliveries, saveSettings } from '../helpers/webhooks.ts';
 
 let w: World;
 let receiver: Receiver;
@@ -26,6 +26,12 @@ after(async () => {
   await receiver.close();
 });
 
+/** X's successful DELETE /2/tweets/{id} calls for one id, with their place among all the calls X got. */
+const xDeletes = (id: string) =>
+  w
+    .emu('twitter')
+    .calls.map((c, index) => ({ ...c, index }))
+    .filter((c) => c.method === 'DELETE' && c.path.endsWith(`/2/tweets/${id}`) && c.status === 200);
 const xLive = (text: string) => w.emu('twitter').ledger.list().filter((e) => e.text === text && !e.extra?.deleted);
 
 describe('unpublish', () => {
@@ -74,6 +80,37 @@ describe('unpublish', () => {
     const entries = state.ledger.list().filter((e) => e.text === 'thread head' || e.text === 'thread tail');
     assert.equal(entries.length, 2);
     assert.equal((await w.h.request('GET', `/v1/posts/${post.id}`)).status, 200);
+  });
+
+  test('the first comment, a reply that would outlive the post on X, comes down with it, first', async () => {
+    const post = await publishNow(w.h, {
+      content: 'post with a reply',
+      platforms: [{ platform: 'twitter', accountId: x, platformSpecificData: { firstComment: 'the reply under it' } }],
+    });
+    const commented = await eventually(async () => {
+      const p = (await w.h.request('GET', `/v1/posts/${post.id}`)).body.platforms[0];
+      return p.firstComment?.status === 'published' ? p : undefined;
+    });
+    const res = await w.h.request('POST', `/v1/posts/${post.id}/unpublish`, { body: {} });
+    assert.deepEqual(res.body.platforms, [{ platform: 'twitter', accountId: x, unpublished: true }]);
+    const reply = xDeletes(commented.firstComment.platformCommentId);
+    const parent = xDeletes(commented.platformPostId);
+    assert.equal(reply.length, 1, 'the reply was deleted');
+    assert.equal(parent.length, 1, 'the post was deleted');
+    assert.ok(reply[0]!.index < parent[0]!.index, 'the reply before its post, so it never points at nothing');
+  });
+
+  test('post.unpublished comes once: two unpublishes at the same time and a repeat take the target down once', async () => {
+    const unpublishedEvents = async () => (await listDeliveries(w.h, undefined, '?event=post.unpublished&limit=100')).length;
+    const before = await unpublishedEvents();
+    const post = await publishNow(w.h, { content: 'down once', platforms: [{ platform: 'twitter', accountId: x }] });
+    const both = await Promise.all([0, 1].map(() => w.h.request('POST', `/v1/posts/${post.id}/unpublish`, { body: {} })));
+    for (const r of both) assert.deepEqual(r.body.platforms, [{ platform: 'twitter', accountId: x, unpublished: true }], r.text);
+    const again = await w.h.request('POST', `/v1/posts/${post.id}/unpublish`, { body: { platforms: [{ platform: 'twitter', accountId: x }] } });
+    assert.equal(again.body.platforms[0].unpublished, true);
+    // Deliveries are written in the transaction that records the event, so the count is final here.
+    assert.equal(await unpublishedEvents(), before + 1);
+    assert.ok(xDeletes(post.platforms[0].platformPostId).length >= 1);
   });
 
   test('nothing published: 409 NOTHING_TO_UNPUBLISH; a target the post lacks: 400; another key: 404', async () => {

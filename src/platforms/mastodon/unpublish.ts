@@ -1,4 +1,5 @@
-// Unpublishing: DELETE /api/v1/statuses/:id for the thread's replies (newest first), then the post. A
+// Unpublishing: DELETE /api/v1/statuses/:id for the first comment and the thread's replies (newest first),
+// then the post. A
 // status already gone counts as deleted; a delete whose answer was lost is checked by reading the status.
 import { type Outcome, type UnpublishRequest } from '../types.ts';
 import { instanceOf, isFailure } from './client.ts';
@@ -11,7 +12,10 @@ export async function unpublishMastodon(p: PublishDeps, request: UnpublishReques
   if (isFailure(instance)) return instance;
   const s: Session = { deps: p.deps, instance, token: request.account.accessToken };
   const cp = readCheckpoint(request.checkpoint);
-  const replies = (cp?.posted ?? []).slice(1).filter((id) => id !== request.platformPostId).reverse();
+  const replies = (cp?.posted ?? []).slice(1).filter((id) => id !== request.platformPostId);
+  // The first comment is a reply that would outlive the post: it is the newest, so it goes first.
+  if (request.platformCommentId) replies.push(request.platformCommentId);
+  replies.reverse();
   for (const [i, id] of replies.entries()) {
     const r = await deleteStatus(s, id, `Mastodon did not delete reply ${replies.length - i} of the thread`);
     if (!r.ok) return r;
