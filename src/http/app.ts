@@ -78,6 +78,8 @@ function routeLabel(req: FastifyRequest): string {
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  // Lets /mcp's in-process tool calls skip a second rate-limit count (auth.ts); never sent out.
+  const inProcessToken = randomBytes(32).toString('base64url');
   const app = Fastify({
     loggerInstance: deps.log,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -176,7 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         route.schema ??= {};
         route.schema.querystring ??= NO_QUERY;
       });
-      installAuth(v1, deps);
+      installAuth(v1, { ...deps, inProcessToken });
       installIdempotency(v1, deps.idempotency);
       for (const plugin of deps.v1Plugins ?? []) await v1.register(plugin);
     },
@@ -186,7 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // MCP over Streamable HTTP (API.md section 14), behind the same authentication hook as /v1.
   await app.register(async (scope) => {
     installAuth(scope, deps);
-    await scope.register(mcpRoutes({ app, version: deps.version }));
+    await scope.register(mcpRoutes({ app, version: deps.version, inProcessToken }));
   });
 
   // Public plugins (the sandbox emulators) are not part of Herald's API: they stay out of its document.

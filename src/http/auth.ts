@@ -2,6 +2,7 @@
 // rate limit. Bad keys are limited per client address so keys cannot be guessed at speed.
 // Without an Authorization header, a dashboard session cookie stands in for the key (API.md section
 // 13), with the cross-origin checks of session-guard.ts.
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller, KeysService } from '../keys/keys-service.ts';
 import type { SessionsService } from '../sessions/sessions-service.ts';
@@ -22,7 +23,15 @@ export interface AuthDeps {
   badKeyLimiter: RateLimiter;
   /** Dashboard sessions; without it only bearer keys are accepted. */
   session?: SessionAuth;
+  /**
+   * A random secret of this process that POST /mcp sends (IN_PROCESS_HEADER) on the /v1 calls its tools
+   * make in-process: the /mcp request was counted against the key's rate limit, so its tool's call is not
+   * counted a second time. It never leaves the process; the call is still authenticated as usual.
+   */
+  inProcessToken?: string;
 }
+
+export const IN_PROCESS_HEADER = 'x-herald-in-process';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 const CHANGES_STATE = (method: string) => method !== 'GET' && method !== 'HEAD';
@@ -34,6 +43,12 @@ function setRateHeaders(reply: FastifyReply, d: RateDecision): void {
 }
 
 const secondsUntil = (at: number) => Math.max(1, Math.ceil((at - Date.now()) / 1000));
+
+function isInProcess(req: FastifyRequest, token: string | undefined): boolean {
+  const sent = req.headers[IN_PROCESS_HEADER];
+  if (token === undefined || typeof sent !== 'string' || sent.length !== token.length) return false;
+  return timingSafeEqual(Buffer.from(sent), Buffer.from(token));
+}
 
 /** The caller of a session cookie, after the cross-origin checks; null when there is no cookie or it ended. */
 async function sessionCaller(req: FastifyRequest, auth: SessionAuth): Promise<Caller | null | 'none'> {
@@ -57,6 +72,7 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
     let caller: Caller | null = null;
     let decision: RateDecision | undefined;
     let message = 'send your API key as "Authorization: Bearer <key>"';
+    const inProcess = isInProcess(req, deps.inProcessToken);
     if (header === undefined && deps.session) {
       const found = await sessionCaller(req, deps.session);
       if (found === null) message = 'the dashboard session has ended (signed out, 12 hours idle, or its key revoked); sign in again';
@@ -65,7 +81,7 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
       const match = BEARER.exec(header ?? '');
       if (match) message = 'API key is unknown or revoked';
       const { lookup, callerOf } = deps.keys;
-      if (match && lookup && callerOf && deps.keyLimiter.consumeAfter) {
+      if (match && lookup && callerOf && deps.keyLimiter.consumeAfter && !inProcess) {
         // PostgreSQL: the key and its rate limit in one round trip.
         const sql = lookup(match[1]!);
         const found = sql ? await deps.keyLimiter.consumeAfter<{ id: string; name: string; default_redirect_url: string | null }>('herald_caller_limited', sql) : null;
@@ -83,6 +99,7 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
       throw errors.auth(message);
     }
     req.caller = caller;
+    if (inProcess) return;
     const d = decision ?? (await deps.keyLimiter.consume(caller.id));
     setRateHeaders(reply, d);
     if (!d.allowed) throw errors.rateLimited(secondsUntil(d.resetAt));

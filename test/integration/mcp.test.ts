@@ -140,6 +140,34 @@ describe('create_post is idempotent by default', () => {
   });
 });
 
+describe('the rate limit', () => {
+  test('a tool call over POST /mcp counts once against the key, not once more for the /v1 call it makes inside', async () => {
+    const { key } = await w.h.newKey();
+    const counted = async (res: Response) => ({ remaining: Number(res.headers.get('x-ratelimit-remaining')), reset: res.headers.get('x-ratelimit-reset') });
+    const rest = (headers: Record<string, string> = {}) => fetch(`${w.h.url}/v1/posts`, { headers: { authorization: `Bearer ${key}`, ...headers } });
+    const mcp = () =>
+      fetch(`${w.h.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_posts', arguments: {} } }),
+      });
+    // A window may end between two requests; then the whole sequence is measured again in the next one.
+    for (;;) {
+      const first = await counted(await rest());
+      const viaMcp = await mcp();
+      assert.equal(viaMcp.status, 200);
+      assert.equal(((await viaMcp.json()) as any).result.isError, undefined);
+      const afterMcp = await counted(await rest());
+      // A caller cannot claim to be the in-process call: a made-up token is counted as usual.
+      const claimed = await counted(await rest({ 'x-herald-in-process': 'a'.repeat(43) }));
+      if (new Set([first.reset, afterMcp.reset, claimed.reset]).size !== 1) continue;
+      assert.equal(afterMcp.remaining, first.remaining - 2, 'the /mcp request once, the REST request once');
+      assert.equal(claimed.remaining, first.remaining - 3);
+      return;
+    }
+  });
+});
+
 describe('a bad key', () => {
   test('is refused over HTTP (401) and makes every stdio tool call an AUTH_INVALID_KEY error', async () => {
     const res = await fetch(`${w.h.url}/mcp`, {

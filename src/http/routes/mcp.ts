@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { createHerald } from '@herald/sdk';
 import { createMcpServer } from '../../mcp/server.ts';
+import { IN_PROCESS_HEADER } from '../auth.ts';
 import { CSRF_HEADER } from '../session-guard.ts';
 
 /**
@@ -25,7 +26,10 @@ function credentialsOf(req: FastifyRequest): Record<string, string> {
   return out;
 }
 
-/** A fetch that answers from this Fastify instance (light-my-request), with the caller's credentials. */
+/**
+ * A fetch that answers from this Fastify instance (light-my-request), with the caller's credentials and
+ * the in-process token, so the tool's call is not counted against the rate limit after /mcp itself was.
+ */
 function inProcessFetch(app: FastifyInstance, credentials: Record<string, string>) {
   return async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
@@ -46,11 +50,11 @@ function inProcessFetch(app: FastifyInstance, credentials: Record<string, string
   };
 }
 
-export function mcpRoutes(deps: { app: FastifyInstance; version: string }) {
+export function mcpRoutes(deps: { app: FastifyInstance; version: string; inProcessToken: string }) {
   return async (scope: FastifyInstance) => {
     scope.post('/mcp', { schema: { hide: true } }, async (req, reply) => {
       // No retries in-process: the caller's MCP client decides whether to try again.
-      const herald = createHerald({ baseUrl: INTERNAL_ORIGIN, apiKey: 'forwarded', fetch: inProcessFetch(deps.app, credentialsOf(req)), retry: { maxRetries: 0 } });
+      const herald = createHerald({ baseUrl: INTERNAL_ORIGIN, apiKey: 'forwarded', fetch: inProcessFetch(deps.app, { ...credentialsOf(req), [IN_PROCESS_HEADER]: deps.inProcessToken }), retry: { maxRetries: 0 } });
       const server = createMcpServer(herald, deps.version);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
