@@ -116,6 +116,14 @@ export const errors = {
       headers: { 'retry-after': String(retryAfterSeconds) },
     }),
   platform: (message: string, details?: unknown) => new ApiError({ status: 502, code: 'PLATFORM_ERROR', message, details }),
+  /** The database cannot serve for now (unreachable, restarting, out of connections or disk). */
+  databaseUnavailable: () =>
+    new ApiError({
+      status: 503,
+      code: 'DATABASE_UNAVAILABLE',
+      message: 'the database is unavailable for now; try again later (with the same Idempotency-Key for a create)',
+      headers: { 'retry-after': '5' },
+    }),
   internal: () => new ApiError({ status: 500, code: 'INTERNAL_ERROR', message: 'internal error; the request id identifies it in the logs' }),
   idempotencyInUse: () =>
     new ApiError({

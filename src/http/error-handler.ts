@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errors, renderError, type ErrorShape } from '../contract/errors.ts';
 import { ajvToApiError } from '../contract/validation.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Fastify's router refuses longer path parameters (its maxParamLength default). */
@@ -68,7 +69,10 @@ export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, re
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     let apiError = err instanceof ApiError ? err : fromFastifyError(err, req);
-    if (!apiError) {
+    if (!apiError && isDatabaseUnavailable(err)) {
+      req.log.warn({ err }, 'database unavailable');
+      apiError = errors.databaseUnavailable();
+    } else if (!apiError) {
       req.log.error({ err }, 'unhandled error');
       apiError = errors.internal();
     } else if (apiError.status >= 500) {

@@ -1,7 +1,7 @@
 // Fault matrix: the database. Each row is a fault and the outcome Herald must show:
 //   PostgreSQL stopped (every connection cut at once) while posts are at X and others come due, then started
 //   again on the same address, Herald left running:
-//     requests while it is down        → 500 INTERNAL_ERROR (shape A, as every 500), no stack, nothing half-made; the process
+//     requests while it is down        → 503 DATABASE_UNAVAILABLE with Retry-After (shape A), no stack, nothing half-made; the process
 //                                        lives on (a pooled connection in use when the server went away ended it: fixed)
 //     once it is back                  → the API answers again without a restart of Herald; the post X took while the
 //                                        database was down is recorded (reconciled, not sent again); the posts that
@@ -62,12 +62,13 @@ test('PostgreSQL stopped mid-flight and started again: errors in API.md shape wh
   try {
     // While it is down: errors in API.md's shapes, no stack, no detail of the driver.
     const list = await w.h.request('GET', '/v1/posts');
-    assert.ok(list.status >= 500, list.text);
-    assert.equal(list.body.code, 'INTERNAL_ERROR', list.text);
+    assert.equal(list.status, 503, list.text);
+    assert.equal(list.body.code, 'DATABASE_UNAVAILABLE', list.text);
+    assert.equal(list.headers.get('retry-after'), '5');
     assert.equal(typeof list.body.error, 'string');
     const create = await w.h.request('POST', '/v1/posts', { body: { content: unique('while down'), isDraft: true } });
-    assert.ok(create.status >= 500, create.text);
-    assert.equal(create.body.code, 'INTERNAL_ERROR', `a 500 is shape A, on POST /v1/posts too: ${create.text}`);
+    assert.equal(create.status, 503, create.text);
+    assert.equal(create.body.code, 'DATABASE_UNAVAILABLE', `shape A, on POST /v1/posts too: ${create.text}`);
     for (const text of [list.text, create.text]) for (const leak of LEAKS) assert.ok(!leak.test(text), text);
     // X answers the first post while there is nowhere to record it; the scheduled ones come due.
     await until('X to have published the first post', () => posted(w.emu('twitter'), { text: inFlight.content }).length === 1, { capMs: 60_000 });

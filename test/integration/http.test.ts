@@ -1,8 +1,10 @@
 // The HTTP edge: request ids, unknown routes, health and readiness, the OpenAPI document, rate limits,
-// and a 500 that leaks nothing.
+// a 500 that leaks nothing, and a 503 while the database is unreachable.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHerald, type TestHerald } from '../helpers/herald.ts';
+import { createTestDatabase, startHerald, usingPostgres, type TestHerald } from '../helpers/herald.ts';
+import { startStallProxy } from '../helpers/stall-proxy.ts';
+import { eventually } from '../helpers/webhooks.ts';
 
 let h: TestHerald;
 
@@ -107,6 +109,36 @@ describe('failures', () => {
       assert.equal(ready.status, 503);
     } finally {
       await h2.close();
+    }
+  });
+
+  test('PostgreSQL unreachable: 503 DATABASE_UNAVAILABLE with Retry-After, not a 500; served again once it is back', { skip: !usingPostgres && 'PostgreSQL only (DATABASE_URL)' }, async () => {
+    const db = await createTestDatabase();
+    // Herald reaches PostgreSQL through a proxy the test can take down (connections cut, new ones refused).
+    const proxy = await startStallProxy(db.databaseUrl!);
+    const through = new URL(db.databaseUrl!);
+    through.port = new URL(proxy.url).port;
+    const h2 = await startHerald({ database: { ...db, databaseUrl: through.toString() } });
+    try {
+      assert.equal((await h2.request('GET', '/v1/posts')).status, 200);
+      await proxy.refuse();
+      for (const [method, path, body] of [['POST', '/v1/posts', { content: 'while down', isDraft: true }], ['GET', '/v1/posts', undefined]] as const) {
+        const res = await h2.request(method, path, { body });
+        assert.equal(res.status, 503, res.text);
+        assert.deepEqual(Object.keys(res.body).sort(), ['code', 'error']);
+        assert.equal(res.body.code, 'DATABASE_UNAVAILABLE');
+        assert.equal(res.headers.get('retry-after'), '5');
+        assert.doesNotMatch(res.text, /ECONNREFUSED|postgres|127\.0\.0\.1|at \w+ \(/i);
+      }
+      assert.equal((await h2.request('GET', '/readyz', { key: null })).status, 503);
+      await proxy.resume();
+      await eventually(async () => ((await h2.request('GET', '/v1/posts')).status === 200 ? true : undefined), 30_000, 'Herald to serve again');
+      const created = await h2.request('POST', '/v1/posts', { body: { content: 'after', isDraft: true } });
+      assert.equal(created.status, 201, created.text);
+    } finally {
+      await h2.close();
+      await proxy.close();
+      await db.drop();
     }
   });
 });

@@ -1464,6 +1464,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA"];
                 };
             };
+            /** @description Shape A error (every endpoint except POST /v1/posts). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
         };
     };
     getPost: {
@@ -1759,6 +1768,15 @@ export interface operations {
             };
             /** @description Shape A error (every endpoint except POST /v1/posts). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
+            /** @description Shape A error (every endpoint except POST /v1/posts). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

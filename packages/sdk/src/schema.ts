@@ -1467,6 +1467,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA"];
                 };
             };
+            /** @description Shape A error (every endpoint except POST /v1/posts). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
         };
     };
     getPost: {
@@ -1762,6 +1771,15 @@ export interface operations {
             };
             /** @description Shape A error (every endpoint except POST /v1/posts). */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
+            /** @description Shape A error (every endpoint except POST /v1/posts). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

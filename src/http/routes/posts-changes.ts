@@ -48,7 +48,7 @@ export function postChangesRoutes(deps: { updates: UpdateService; retry: RetrySe
             'if-match': Type.Optional(Type.String({ description: 'The version the change expects, e.g. "3"; another gives 412 VERSION_MISMATCH.' })),
           }),
           body: CreatePostBody,
-          response: { 200: Post, 400: ErrorB, 401: ErrorA, 404: ErrorA, 409: ErrorA, 412: ErrorA, 413: ErrorB, 415: ErrorB, 422: ErrorB, 429: ErrorA, 500: ErrorA },
+          response: { 200: Post, 400: ErrorB, 401: ErrorA, 404: ErrorA, 409: ErrorA, 412: ErrorA, 413: ErrorB, 415: ErrorB, 422: ErrorB, 429: ErrorA, 500: ErrorA, 503: ErrorA },
         },
       },
       async (req) => {

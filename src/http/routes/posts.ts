@@ -51,6 +51,7 @@ export function postsRoutes(deps: { posts: PostsService }) {
             422: ErrorB,
             429: ErrorA,
             500: ErrorA,
+            503: ErrorA,
           },
         },
       },
