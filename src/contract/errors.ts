@@ -115,7 +115,15 @@ export const errors = {
       message: `rate limit exceeded; retry after ${retryAfterSeconds} s`,
       headers: { 'retry-after': String(retryAfterSeconds) },
     }),
-  platform: (message: string, details?: unknown) => new ApiError({ status: 502, code: 'PLATFORM_ERROR', message, details }),
+  /** A synchronous platform call failed; with Retry-After when the platform said when it takes the next call. */
+  platform: (message: string, details?: unknown, retryAfterSeconds?: number) =>
+    new ApiError({
+      status: 502,
+      code: 'PLATFORM_ERROR',
+      message,
+      details,
+      headers: retryAfterSeconds === undefined ? undefined : { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    }),
   /** The database cannot serve for now (unreachable, restarting, out of connections or disk). */
   databaseUnavailable: () =>
     new ApiError({

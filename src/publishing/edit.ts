@@ -239,7 +239,9 @@ export function createEditService(deps: {
         published = sent;
       } else if (sent.category !== 'outcome_unknown') {
         await release(target, raw);
-        throw errors.platform(`${displayName} did not accept the edit: ${sent.message}`, { category: sent.category });
+        const retryAt = 'retryAt' in sent ? sent.retryAt : undefined;
+        const wait = retryAt === undefined ? undefined : (retryAt - clock.now()) / 1000;
+        throw errors.platform(`${displayName} did not accept the edit: ${sent.message}`, { category: sent.category }, wait);
       } else {
         const found = await ask(apiKeyId, chosen, raw, pending);
         if (found.ok && found.found === true) published = found;

@@ -112,6 +112,19 @@ test("X's refusal is a 502 and the post keeps its id", async () => {
   assert.equal(stored.body.platforms[0].platformPostId, post.platforms[0].platformPostId);
 });
 
+test('X rate-limiting the edit: a 502 whose Retry-After says when X takes the next call', async () => {
+  const post = await publishNow(w.h, { content: `throttled ${Date.now()}`, platforms: [{ platform: 'twitter', accountId: premium }] });
+  w.emu('twitter').faults.add({ kind: 'rate_limited', method: 'POST', path: '/2/tweets', count: 1, resetSeconds: 3600 });
+  const res = await edit(post.id, { content: 'too soon' });
+  assert.equal(res.status, 502, res.text);
+  assert.equal(res.body.code, 'PLATFORM_ERROR');
+  assert.equal(res.body.details.category, 'rate_limited');
+  const wait = Number(res.headers.get('retry-after'));
+  assert.ok(wait > 60 && wait <= 3601, `Retry-After ${wait} follows X's x-rate-limit-reset`);
+  const later = await edit(post.id, { content: 'later' });
+  assert.equal(later.status, 200, later.text);
+});
+
 test('an unknown post is a 404', async () => {
   assert.equal((await edit('post_nope000000000000000', { content: 'x' })).status, 404);
 });
