@@ -268,6 +268,17 @@ test('unpublish deletes the post and its thread items, newest first', async () =
   assert.ok(ledger(text)[0]!.extra!.deletedAt);
 });
 
+test('unpublish takes the first comment down first: a reply outlives its post on Bluesky', async () => {
+  const text = `commented ${Date.now()}`;
+  const request = publishRequest(alice, text);
+  const out = await adapter.publish(request);
+  assert.ok(out.ok);
+  const c = await adapter.comment!.send(commentRequest(out.platformPostId, `${text} reply`));
+  assert.ok(c.ok);
+  assert.deepEqual(await adapter.unpublish!({ account: alice, platformPostId: out.platformPostId, checkpoint: request.checkpoint, platformCommentId: c.platformCommentId }), { ok: true, deleted: true });
+  assert.deepEqual(emu.ledger.list({ kind: 'delete' }).slice(-2).map((e) => e.id), [c.platformCommentId, out.platformPostId]);
+});
+
 test('health: the session answers and the account is active; a deactivated account cannot post', async () => {
   const ok = await adapter.health(alice);
   assert.ok(ok.ok, JSON.stringify(ok));

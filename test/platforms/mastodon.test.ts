@@ -296,6 +296,19 @@ describe('unpublish', () => {
     assert.deepEqual(await h.adapter.unpublish!({ account: creds, platformPostId: r.platformPostId, checkpoint: req.saved.at(-1)! }), { ok: true, deleted: true });
   });
 
+  test('the first comment, a reply that would outlive the post, goes first; then the thread, newest first', async () => {
+    const { creds } = await connectAccount(h, 'regretful-commenter');
+    const req = publishRequest(creds, 'commented thread', [], { threadItems: [{ content: 'its reply' }] });
+    const r = await h.adapter.publish(req);
+    assert.ok(r.ok);
+    const ids = req.saved.at(-1)!.posted as string[];
+    const c = await h.adapter.comment!.send(commentRequest(creds, r.platformPostId, 'a comment under it'));
+    assert.ok(c.ok);
+    const del = await h.adapter.unpublish!({ account: creds, platformPostId: r.platformPostId, checkpoint: req.saved.at(-1)!, platformCommentId: c.platformCommentId });
+    assert.deepEqual(del, { ok: true, deleted: true });
+    assert.deepEqual(h.emu.ledger.list({ kind: 'delete' }).map((e) => e.id).slice(-3), [c.platformCommentId, ids[1], ids[0]]);
+  });
+
   test('a delete whose answer is lost is checked by reading the status', async () => {
     const { creds } = await connectAccount(h, 'lost-delete');
     const r = await h.adapter.publish(publishRequest(creds, 'delete me'));

@@ -149,6 +149,15 @@ describe('unpublish', () => {
     assert.equal(rig.emu.ledger.list({ kind: 'delete', accountId: account.accountId }).length, 3);
   });
 
+  test('the first comment, a reply that would outlive the post, comes down first', async () => {
+    const account = await connect(rig, 'u-commented');
+    const { id, checkpoint } = await published(rig, account, `commented ${Date.now()}`);
+    const c = await rig.adapter.comment!.send(commentRequest(account, id, 'a reply under it'));
+    assert.ok(c.ok);
+    assert.deepEqual(await rig.adapter.unpublish!({ account, platformPostId: id, checkpoint, platformCommentId: c.platformCommentId }), { ok: true, deleted: true });
+    assert.deepEqual(rig.emu.ledger.list({ kind: 'delete', accountId: account.accountId }).map((e) => e.id), [c.platformCommentId, id]);
+  });
+
   test('without threads_delete: permission_missing; a lost answer: platform_unavailable, and deleting again is harmless', async () => {
     const limited = await connect(rig, 'u-no-delete', { sandbox_decline: 'threads_delete' });
     const mine = await published(rig, limited, `cannot delete ${Date.now()}`);
