@@ -1,5 +1,5 @@
 // Runs the migrations in src/db/migrations, in name order, on either database.
-import { Migrator, type Migration } from 'kysely/migration';
+import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
 import type { Db } from './database.ts';
 import type { DialectName } from './dialect.ts';
 import * as m0001 from './migrations/0001_initial.ts';
@@ -40,13 +40,22 @@ export interface MigrationReport {
 }
 
 export async function migrateToLatest(db: Db): Promise<MigrationReport> {
+  return migrate(db, (m) => m.migrateToLatest());
+}
+
+/** Up (or down) to the named migration: what a database an earlier Herald made looks like. */
+export async function migrateTo(db: Db, name: string): Promise<MigrationReport> {
+  return migrate(db, (m) => m.migrateTo(name));
+}
+
+async function migrate(db: Db, run: (m: Migrator) => Promise<MigrationResultSet>): Promise<MigrationReport> {
   const migrator = new Migrator({
     db: db.writable,
     provider: { getMigrations: async () => migrationsFor(db.dialect) },
     migrationTableName: 'herald_migrations',
     migrationLockTableName: 'herald_migrations_lock',
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? String(error)}`);
