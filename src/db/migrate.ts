@@ -1,6 +1,7 @@
 // Runs the migrations in src/db/migrations, in name order, on either database.
-import { Migrator, type Migration } from 'kysely/migration';
+import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
 import type { Db } from './database.ts';
+import type { DialectName } from './dialect.ts';
 import * as m0001 from './migrations/0001_initial.ts';
 import * as m0002 from './migrations/0002_webhooks.ts';
 import * as m0003 from './migrations/0003_limit_slots.ts';
@@ -11,6 +12,7 @@ import * as m0007 from './migrations/0007_posts_round_two.ts';
 import * as m0008 from './migrations/0008_media.ts';
 import * as m0009 from './migrations/0009_dashboard_sessions.ts';
 import * as m0010 from './migrations/0010_lean_indexes.ts';
+import * as m0011 from './migrations/0011_media_uses_lean.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -25,18 +27,35 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010_lean_indexes': m0010,
 };
 
+/** Every migration, those that differ between the databases given the one they run on. */
+function migrationsFor(dialect: DialectName): Record<string, Migration> {
+  return {
+    ...MIGRATIONS,
+    '0011_media_uses_lean': { up: (db) => m0011.up(db, dialect), down: (db) => m0011.down(db, dialect) },
+  };
+}
+
 export interface MigrationReport {
   applied: string[];
 }
 
 export async function migrateToLatest(db: Db): Promise<MigrationReport> {
+  return migrate(db, (m) => m.migrateToLatest());
+}
+
+/** Up (or down) to the named migration: what a database an earlier Herald made looks like. */
+export async function migrateTo(db: Db, name: string): Promise<MigrationReport> {
+  return migrate(db, (m) => m.migrateTo(name));
+}
+
+async function migrate(db: Db, run: (m: Migrator) => Promise<MigrationResultSet>): Promise<MigrationReport> {
   const migrator = new Migrator({
     db: db.writable,
-    provider: { getMigrations: async () => MIGRATIONS },
+    provider: { getMigrations: async () => migrationsFor(db.dialect) },
     migrationTableName: 'herald_migrations',
     migrationLockTableName: 'herald_migrations_lock',
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? String(error)}`);

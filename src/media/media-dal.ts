@@ -20,7 +20,10 @@ const manyQuery = prepareByShape<MediaRow>(
   (n) => 1 + n,
   (db, n, slots) => db.selectFrom('media').select(MEDIA_COLUMNS).where('api_key_id', '=', slots[0] as string).where('id', 'in', slots.slice(1, 1 + n) as string[]),
 );
-const insertUses = prepareRows<{ media_id: string; post_id: string }>(['media_id', 'post_id'], (db, rows) => db.insertInto('media_uses').values(rows));
+// A use already recorded is left as it is (a PATCH records every media the post names, kept ones too).
+const insertUses = prepareRows<{ media_id: string; post_id: string }>(['media_id', 'post_id'], (db, rows) =>
+  db.insertInto('media_uses').values(rows).onConflict((oc) => oc.columns(['media_id', 'post_id']).doNothing()),
+);
 
 export function createMediaDal(deps: { db: Kysely<Database> }) {
   const { db } = deps;
@@ -112,13 +115,16 @@ export function createMediaDal(deps: { db: Kysely<Database> }) {
     },
 
     /**
-     * The media a post names (create, PATCH; [] when it is deleted). A use counts for retention as long as
-     * its post changed within the retention period, so nothing else is written here: `fresh` (a new post)
-     * skips the delete of earlier uses.
+     * Records the media a post names now (create, PATCH; [] when it is deleted), given the media it named
+     * before (from the stored post; [] for a new one). Uses are keyed by (media, post) only, so the ones
+     * the post dropped are removed by that key, and every media it names is recorded (kept ones are left
+     * as they are). A use counts for retention as long as its post changed within the retention period,
+     * so nothing else is written here.
      */
-    async setUses(trx: DbTx, postId: string, mediaIds: readonly string[], fresh = false): Promise<void> {
-      if (!fresh) await trx.deleteFrom('media_uses').where('post_id', '=', postId).execute();
+    async setUses(trx: DbTx, postId: string, mediaIds: readonly string[], before: readonly string[] = []): Promise<void> {
       const ids = [...new Set(mediaIds)];
+      const dropped = [...new Set(before)].filter((id) => !ids.includes(id));
+      if (dropped.length > 0) await trx.deleteFrom('media_uses').where('post_id', '=', postId).where('media_id', 'in', dropped).execute();
       if (ids.length > 0) await insertUses.execute(trx, ids.map((media_id) => ({ media_id, post_id: postId })));
     },
 

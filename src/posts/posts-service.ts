@@ -18,6 +18,7 @@ import { libraryIdsOf, resolveLibraryMedia, type LibraryReader, type LibraryRows
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { PostsDal } from './posts-dal.ts';
 import { presentPost } from './present.ts';
+import { bodyOf } from './update-service.ts';
 import { resolveMode, resolveTargets, type CreatePlan } from './rules.ts';
 import type { CreatePostInput, ListPostsInput, PostOut } from './schemas.ts';
 
@@ -116,7 +117,7 @@ export function createPostsService(deps: PostsServiceDeps) {
           // PostgreSQL), the post's own rows first, as the others name it.
           await together([
             posts.insert(trx, c.post, c.targets as NewTarget[]),
-            used.length > 0 ? mediaUses.setUses(trx, postId, used, true) : undefined,
+            used.length > 0 ? mediaUses.setUses(trx, postId, used) : undefined,
             claim && answerJson !== null
               ? idempotency.attachAnswer(trx, claim, postId, 201, answerJson)
               : claim
@@ -203,7 +204,7 @@ export function createPostsService(deps: PostsServiceDeps) {
           throw errors.conflict(`post ${postId} is being published right now; delete it once its targets are final`);
         }
         await posts.delete(trx, postId);
-        await mediaUses.setUses(trx, postId, []);
+        await mediaUses.setUses(trx, postId, [], libraryIdsOf(bodyOf(found.post, found.targets)));
         await outbox.record(trx, apiKeyId, [postDeleted(postId)]);
       });
       return { id: postId, deleted: true };

@@ -35,8 +35,8 @@ function editable(post: PostRow, targets: readonly TargetRow[]): boolean {
   return targets.every((t) => t.status === 'pending' && t.attempts === 0);
 }
 
-/** The post as a create body: what a PATCH changes. */
-function bodyOf(post: PostRow, targets: readonly TargetRow[]): CreatePostInput {
+/** The post as a create body: what a PATCH changes (and the media it names, for its uses). */
+export function bodyOf(post: PostRow, targets: readonly TargetRow[]): CreatePostInput {
   const settings = presentPostSettings(fromJson<PostSettings | null>(post.post_settings, null));
   const body: CreatePostInput = {
     mediaItems: fromJson(post.media_items, []),
@@ -135,7 +135,7 @@ export function createUpdateService(deps: {
         });
         if (keepSlot) c.post.queued_slot = current.post.queued_slot;
         await posts.replace(trx, c.post, c.targets as NewTarget[]);
-        await mediaUses.setUses(trx, postId, libraryIdsOf(merged));
+        await mediaUses.setUses(trx, postId, libraryIdsOf(merged), libraryIdsOf(bodyOf(current.post, current.targets)));
         const events: CatalogEvent[] = [postUpdated(postId, c.post.version!)];
         const wasAt = current.post.is_draft === 1 ? null : current.post.scheduled_for;
         if (c.post.is_draft === 0 && plan.mode !== 'now' && c.post.scheduled_for !== wasAt) events.push(postScheduled(postId, c.post.scheduled_for!));

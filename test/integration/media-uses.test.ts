@@ -1,0 +1,201 @@
+// Which posts use which media (media_uses, migration 0011: keyed by (media_id, post_id) only), on the
+// database the suite runs on: every way a post comes to name media records its uses in the post's own
+// transaction (create, bulk import), every way it stops releases them (PATCH, post delete), and what the
+// uses decide: DELETE /v1/media/{id} answers 409 MEDIA_IN_USE while an open post names the media, and
+// retention keeps media a post changed within the retention period names. The migration keeps the uses a
+// database already holds.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import sharp from 'sharp';
+import { openDatabase } from '../../src/db/database.ts';
+import { migrateTo, migrateToLatest } from '../../src/db/migrate.ts';
+import { connectAccount } from '../helpers/connect.ts';
+import { publishNow, startWorld, type World } from '../helpers/e2e.ts';
+import { createTestDatabase, usingPostgres } from '../helpers/herald.ts';
+import { uploadOk } from '../helpers/media.ts';
+
+let w: World;
+let x: string;
+let jpeg: Buffer;
+const DAY_MS = 86_400_000;
+
+before(async () => {
+  w = await startWorld({ env: { HERALD_MEDIA_RETENTION_DAYS: '2' } });
+  x = (await connectAccount(w.h, 'twitter')).accountId;
+  jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 10, g: 20, b: 30 } } }).jpeg().toBuffer();
+});
+after(() => w.close());
+
+const upload = async (): Promise<string> => (await uploadOk(w.h, jpeg, 'image/jpeg')).id;
+const nextYear = () => new Date(Date.now() + 365 * DAY_MS).toISOString();
+
+/** The uses recorded for `postId`, as sorted media ids. */
+async function usesOf(postId: string): Promise<string[]> {
+  const rows = await w.h.runtime.db.kysely.selectFrom('media_uses').select('media_id').where('post_id', '=', postId).execute();
+  return rows.map((r) => r.media_id).sort();
+}
+
+/** The status and code DELETE /v1/media/{id} answers. */
+async function deleteMedia(id: string): Promise<string> {
+  const res = await w.h.request('DELETE', `/v1/media/${id}`);
+  return res.status === 200 ? '200' : `${res.status} ${res.body.code}`;
+}
+
+describe('uses follow the post', () => {
+  test('a create records one use per media it names, wherever it names it; DELETE of each is 409 MEDIA_IN_USE', async () => {
+    const [a, b, c] = [await upload(), await upload(), await upload()];
+    const res = await w.h.request('POST', '/v1/posts', {
+      body: {
+        scheduledFor: nextYear(),
+        content: 'three library images, one named twice',
+        mediaItems: [{ mediaId: a }, { mediaId: b }],
+        platforms: [{ platform: 'twitter', accountId: x, customMedia: [{ mediaId: c }, { mediaId: a }] }],
+      },
+    });
+    assert.equal(res.status, 201, res.text);
+    assert.deepEqual(await usesOf(res.body.id), [a, b, c].sort());
+    for (const id of [a, b, c]) assert.equal(await deleteMedia(id), '409 MEDIA_IN_USE');
+  });
+
+  test('PATCH: dropped media are released, kept and added ones held; a PATCH that leaves the media keeps the uses', async () => {
+    const [kept, dropped, added] = [await upload(), await upload(), await upload()];
+    const draft = await w.h.request('POST', '/v1/posts', { body: { isDraft: true, content: 'draft', mediaItems: [{ mediaId: kept }, { mediaId: dropped }] } });
+    assert.equal(draft.status, 201, draft.text);
+    const id = draft.body.id as string;
+    assert.deepEqual(await usesOf(id), [kept, dropped].sort());
+
+    const content = await w.h.request('PATCH', `/v1/posts/${id}`, { body: { content: 'draft, reworded' } });
+    assert.equal(content.status, 200, content.text);
+    assert.deepEqual(await usesOf(id), [kept, dropped].sort(), 'a PATCH of the text changes no use');
+
+    const changed = await w.h.request('PATCH', `/v1/posts/${id}`, { body: { mediaItems: [{ mediaId: added }, { mediaId: kept }] } });
+    assert.equal(changed.status, 200, changed.text);
+    assert.deepEqual(await usesOf(id), [kept, added].sort());
+    assert.equal(await deleteMedia(kept), '409 MEDIA_IN_USE');
+    assert.equal(await deleteMedia(added), '409 MEDIA_IN_USE');
+    assert.equal(await deleteMedia(dropped), '200');
+
+    // Moved from the shared list into a target's own media: still held.
+    const moved = await w.h.request('PATCH', `/v1/posts/${id}`, {
+      body: { scheduledFor: nextYear(), mediaItems: [], platforms: [{ platform: 'twitter', accountId: x, customMedia: [{ mediaId: added }] }] },
+    });
+    assert.equal(moved.status, 200, moved.text);
+    assert.deepEqual(await usesOf(id), [added]);
+    assert.equal(await deleteMedia(added), '409 MEDIA_IN_USE');
+    assert.equal(await deleteMedia(kept), '200');
+  });
+
+  test('deleting the post releases every use', async () => {
+    const [a, b] = [await upload(), await upload()];
+    const post = await w.h.request('POST', '/v1/posts', {
+      body: { scheduledFor: nextYear(), content: 'to be deleted', mediaItems: [{ mediaId: a }], platforms: [{ platform: 'twitter', accountId: x, customMedia: [{ mediaId: b }] }] },
+    });
+    assert.equal(post.status, 201, post.text);
+    assert.equal(await deleteMedia(a), '409 MEDIA_IN_USE');
+    assert.equal((await w.h.request('DELETE', `/v1/posts/${post.body.id}`)).status, 200);
+    assert.deepEqual(await usesOf(post.body.id), []);
+    assert.equal(await deleteMedia(a), '200');
+    assert.equal(await deleteMedia(b), '200');
+  });
+
+  test('a bulk import records the uses of each post it creates', async () => {
+    const [a, b] = [await upload(), await upload()];
+    const res = await w.h.request('POST', '/v1/posts/bulk', {
+      body: {
+        posts: [
+          { content: 'bulk one', scheduledFor: nextYear(), mediaItems: [{ mediaId: a }], platforms: [{ platform: 'twitter', accountId: x }] },
+          { content: 'bulk draft', isDraft: true, mediaItems: [{ mediaId: a }, { mediaId: b }] },
+        ],
+      },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.created, 2, res.text);
+    const [one, two] = res.body.results;
+    assert.deepEqual(await usesOf(one.id), [a]);
+    assert.deepEqual(await usesOf(two.id), [a, b].sort());
+    assert.equal(await deleteMedia(b), '409 MEDIA_IN_USE');
+    assert.equal((await w.h.request('DELETE', `/v1/posts/${two.id}`)).status, 200);
+    assert.equal(await deleteMedia(b), '200');
+    assert.equal(await deleteMedia(a), '409 MEDIA_IN_USE', 'the first post still holds it');
+  });
+
+  test('a published post does not hold its media, and deleting the media leaves the post as it was', async () => {
+    const m = await upload();
+    const post = await publishNow(w.h, { content: `published ${Date.now()}`, mediaItems: [{ mediaId: m }], platforms: [{ platform: 'twitter', accountId: x }] });
+    assert.equal(post.status, 'published', JSON.stringify(post));
+    assert.deepEqual(await usesOf(post.id), [m]);
+    assert.equal(await deleteMedia(m), '200');
+    assert.deepEqual(await usesOf(post.id), []);
+    assert.equal((await w.h.request('DELETE', `/v1/posts/${post.id}`)).status, 200, 'its post deletes with the media gone');
+  });
+});
+
+describe('retention', () => {
+  const age = (table: 'media' | 'posts', id: string, column: 'last_used_at' | 'updated_at') =>
+    w.h.runtime.db.write((trx) =>
+      sql`update ${sql.table(table)} set ${sql.ref(column)} = ${Date.now() - 3 * DAY_MS} where id = ${id}`.execute(trx),
+    );
+  const exists = async (id: string) => (await w.h.request('GET', `/v1/media/${id}`)).status === 200;
+
+  test('media a recently changed post names stays; once the post is older than the period, or deleted, it goes', async () => {
+    const byPublished = await upload();
+    const byDeleted = await upload();
+    const published = await publishNow(w.h, { content: `kept ${Date.now()}`, mediaItems: [{ mediaId: byPublished }], platforms: [{ platform: 'twitter', accountId: x }] });
+    assert.equal(published.status, 'published', JSON.stringify(published));
+    const deleted = await w.h.request('POST', '/v1/posts', { body: { isDraft: true, content: 'deleted draft', mediaItems: [{ mediaId: byDeleted }] } });
+    assert.equal(deleted.status, 201, deleted.text);
+    assert.equal((await w.h.request('DELETE', `/v1/posts/${deleted.body.id}`)).status, 200);
+    await age('media', byPublished, 'last_used_at');
+    await age('media', byDeleted, 'last_used_at');
+
+    await w.h.runtime.maintenance();
+    assert.ok(await exists(byPublished), 'a post changed within the period names it');
+    assert.ok(!(await exists(byDeleted)), 'its only post is deleted');
+
+    await age('posts', published.id, 'updated_at');
+    await w.h.runtime.maintenance();
+    assert.ok(!(await exists(byPublished)), 'its post is older than the period and not open');
+  });
+
+  test('media an open post names stays however old the post is', async () => {
+    const m = await upload();
+    const post = await w.h.request('POST', '/v1/posts', { body: { scheduledFor: nextYear(), content: 'old but open', mediaItems: [{ mediaId: m }], platforms: [{ platform: 'twitter', accountId: x }] } });
+    assert.equal(post.status, 201, post.text);
+    await age('media', m, 'last_used_at');
+    await age('posts', post.body.id, 'updated_at');
+    await w.h.runtime.maintenance();
+    assert.ok(await exists(m));
+    assert.equal(await deleteMedia(m), '409 MEDIA_IN_USE');
+  });
+});
+
+test('migration 0011 keeps the uses a database holds, in one B-tree per use', async () => {
+  const database = await createTestDatabase();
+  const db = openDatabase({ dataDir: database.dataDir, databaseUrl: database.databaseUrl });
+  try {
+    await migrateTo(db, '0010_lean_indexes');
+    const rows = [
+      { media_id: 'med_a', post_id: 'post_1' },
+      { media_id: 'med_a', post_id: 'post_2' },
+      { media_id: 'med_b', post_id: 'post_1' },
+    ];
+    await db.writable.insertInto('media_uses').values(rows).execute();
+    assert.deepEqual((await migrateToLatest(db)).applied, ['0011_media_uses_lean']);
+    const after = await db.writable.selectFrom('media_uses').selectAll().orderBy('media_id').orderBy('post_id').execute();
+    assert.deepEqual(after, rows);
+    if (usingPostgres) {
+      const { rows: indexes } = await sql<{ indexname: string }>`select indexname from pg_indexes where tablename = 'media_uses'`.execute(db.writable);
+      assert.deepEqual(indexes.map((i) => i.indexname), ['media_uses_pk']);
+    } else {
+      const { rows: objects } = await sql<{ type: string; name: string; sql: string | null }>`select type, name, sql from sqlite_master where tbl_name = 'media_uses'`.execute(db.writable);
+      assert.deepEqual(objects.map((o) => `${o.type} ${o.name}`), ['table media_uses']);
+      assert.match(objects[0]!.sql!, /without rowid/i);
+    }
+    // The key still refuses a use recorded twice.
+    await assert.rejects(db.writable.insertInto('media_uses').values(rows[0]!).execute());
+  } finally {
+    await db.close();
+    await database.drop();
+  }
+});
