@@ -370,6 +370,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const libraryReader = { getMany: mediaDal.getMany, urlOf: (row: MediaRow) => `${publicUrl()}${originalPath(row)}` };
   const posts = createPostsService({
     write: db.write,
+    writeOne: db.writeOne,
     clock,
     posts: postsDal,
     accounts: accountsDal,

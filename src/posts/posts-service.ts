@@ -13,7 +13,8 @@ import { postDeleted } from '../events/catalog.ts';
 import type { QueueService } from '../queue/queue-service.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import type { MediaDal } from '../media/media-dal.ts';
-import { checkPublishable, compose, type Validators } from './compose.ts';
+import { checkPublishable, compose, type Composed, type Validators } from './compose.ts';
+import { createInOneStatement } from './create-statement.ts';
 import { libraryIdsOf, resolveLibraryMedia, type LibraryReader, type LibraryRows } from './library-media.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { PostsDal } from './posts-dal.ts';
@@ -36,6 +37,8 @@ export interface PublishStarter {
 
 export interface PostsServiceDeps {
   write: Writer['write'];
+  /** For the create written in one statement on PostgreSQL (create-statement.ts); without it, write. */
+  writeOne?: Writer['writeOne'];
   clock: Clock;
   posts: PostsDal;
   accounts: AccountsDal;
@@ -66,6 +69,7 @@ const SLOT_RACE_TRIES = 5;
 
 export function createPostsService(deps: PostsServiceDeps) {
   const { write, clock, posts, accounts, outbox, queue, idempotency, validators, publisher, slots, library, mediaUses } = deps;
+  const inOneStatement = createInOneStatement({ writeOne: deps.writeOne ?? write, queue });
 
   async function getOut(apiKeyId: string, postId: string): Promise<PostOut> {
     const found = await posts.get(apiKeyId, postId);
@@ -100,32 +104,53 @@ export function createPostsService(deps: PostsServiceDeps) {
    * there. Returns the composed rows and the answer when it is known before publishing (draft, scheduled).
    */
   async function store(apiKeyId: string, body: CreatePostInput, plan: CreatePlan, now: number, claim?: ClaimRef, library?: LibraryRows) {
+    // The library media it names (known from the checks; else found in the body).
+    const used = library ? [...library.keys()] : libraryIdsOf(body);
+    const composeFor = (placed: CreatePlan) => {
+      const c = compose({ apiKeyId, body, plan: placed, now, fallbackDelayMs: publisher.fallbackDelayMs });
+      // A draft or scheduled post's answer is known now: it is stored with the key in the same
+      // transaction, so a repeat is answered from the moment the post exists (one write less, too).
+      const answer = plan.mode === 'now' ? null : presentPost(c.post as never, c.targets);
+      return { composed: c, answer, answerJson: answer ? JSON.stringify(answer) : null };
+    };
+    // PostgreSQL: a post that takes no queue slot and names no library media is written in one statement
+    // (create-statement.ts), unless the key's webhooks want its events: then by the transaction below.
+    if (inOneStatement && plan.mode !== 'queue' && used.length === 0) {
+      const stored = composeFor(plan);
+      const c: Composed = stored.composed;
+      const outcome = await inOneStatement({
+        apiKeyId,
+        post: c.post,
+        targets: c.targets as NewTarget[],
+        jobs: c.jobs,
+        events: c.events.map((e) => e.event),
+        claim,
+        answerJson: stored.answerJson,
+      });
+      if (outcome === 'created') return stored;
+      if (outcome === 'claim_lost') throw errors.idempotencyInUse();
+    }
     for (let attempt = 1; ; attempt++) {
       try {
         return await write(async (trx) => {
           const placed = plan.mode === 'queue' ? { ...plan, scheduledFor: await slots.takeSlot(trx, apiKeyId, now) } : plan;
-          const c = compose({ apiKeyId, body, plan: placed, now, fallbackDelayMs: publisher.fallbackDelayMs });
-          // A draft or scheduled post's answer is known now: it is stored with the key in the same
-          // transaction, so a repeat is answered from the moment the post exists (one write less, too).
-          const answer = plan.mode === 'now' ? null : presentPost(c.post as never, c.targets);
+          const stored = composeFor(placed);
+          const c = stored.composed;
           const postId = c.post.id as string;
-          // The library media it names (known from the checks; else found in the body).
-          const used = library ? [...library.keys()] : libraryIdsOf(body);
-          const answerJson = answer ? JSON.stringify(answer) : null;
           // None of these statements needs another's answer: they are sent together (one round trip on
           // PostgreSQL), the post's own rows first, as the others name it.
           await together([
             posts.insert(trx, c.post, c.targets as NewTarget[]),
             used.length > 0 ? mediaUses.setUses(trx, postId, used, true) : undefined,
-            claim && answerJson !== null
-              ? idempotency.attachAnswer(trx, claim, postId, 201, answerJson)
+            claim && stored.answerJson !== null
+              ? idempotency.attachAnswer(trx, claim, postId, 201, stored.answerJson)
               : claim
                 ? idempotency.attachResource(trx, claim, postId)
                 : undefined,
             queue.enqueue(trx, c.jobs),
             outbox.record(trx, apiKeyId, c.events),
           ]);
-          return { composed: c, answer, answerJson };
+          return stored;
         });
       } catch (err) {
         // Two queued creates took the same slot at once: the one that lost takes the next free one.
