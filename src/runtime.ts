@@ -358,6 +358,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const idempotency = createIdempotencyStore({
     write: db.write,
     writeOne: db.writeOne,
+    writeEach: db.writeEach,
     clock,
     // Renewed while the request runs: after a crash its key is free again within a lease.
     leaseMs,

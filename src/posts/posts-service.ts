@@ -1,9 +1,10 @@
 // Posts use cases: create (with every create-time rule), get, list and delete. Publishing itself belongs
 // to the publishing engine; this service hands it the work in the same transaction that stores the post.
 // `check` and `store` are shared with PATCH and bulk import, so every way in stores a post alike.
-import type { AccountsDal } from '../accounts/accounts-dal.ts';
+import type { AccountsDal, NamedAccount } from '../accounts/accounts-dal.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
-import type { NewTarget } from '../db/schema.ts';
+import type { DbTx, NewTarget } from '../db/schema.ts';
+import type { Platform } from '../platforms/registry.ts';
 import { together, type Writer } from '../db/writer.ts';
 import { errors } from '../contract/errors.ts';
 import type { ClaimRef, IdempotencyStore } from '../idempotency/idempotency-store.ts';
@@ -20,7 +21,7 @@ import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { PostsDal } from './posts-dal.ts';
 import { presentPost } from './present.ts';
 import { resolveMode, resolveTargets, type CreatePlan } from './rules.ts';
-import type { CreatePostInput, ListPostsInput, PostOut } from './schemas.ts';
+import { MAX_TARGETS, type CreatePostInput, type ListPostsInput, type PostOut } from './schemas.ts';
 
 /** What the posts service needs from the publishing engine. */
 export interface PublishStarter {
@@ -56,6 +57,16 @@ export interface PostsServiceDeps {
   mediaUses: Pick<MediaDal, 'setUses'>;
 }
 
+/** The accounts of a create body, read ahead with the idempotency claim (see accountsAhead). */
+export interface AccountsAhead {
+  named: { platform: Platform; accountId: string }[];
+  read(trx: DbTx): Promise<void>;
+  found?: Map<string, NamedAccount>;
+}
+
+const sameAccounts = (a: readonly { platform: string; accountId: string }[], b: readonly { platform: string; accountId: string }[]) =>
+  a.length === b.length && a.every((t, i) => t.platform === b[i]!.platform && t.accountId === b[i]!.accountId);
+
 /** A create body after every check: library media resolved (type and URL filled in), with the rows it names. */
 export interface Checked {
   plan: CreatePlan;
@@ -77,12 +88,37 @@ export function createPostsService(deps: PostsServiceDeps) {
     return presentPost(found.post, found.targets);
   }
 
+  /**
+   * The accounts a create body names, to be read with the idempotency claim (one round trip for both on
+   * PostgreSQL), before the body is validated: null when the body names none in the expected shape. The
+   * checks use what it found only when the validated body names the same accounts.
+   */
+  function accountsAhead(apiKeyId: string, input: unknown): AccountsAhead | null {
+    const platforms = (input as { platforms?: unknown } | null)?.platforms;
+    if (!Array.isArray(platforms) || platforms.length === 0 || platforms.length > MAX_TARGETS) return null;
+    const named: AccountsAhead['named'] = [];
+    for (const t of platforms as { platform?: unknown; accountId?: unknown }[]) {
+      if (typeof t?.platform !== 'string' || typeof t.accountId !== 'string') return null;
+      named.push({ platform: t.platform as Platform, accountId: t.accountId });
+    }
+    const ahead: AccountsAhead = {
+      named,
+      read: async (trx) => {
+        // Never fails the claim it rides with: if this read fails (unvalidated input), the checks read
+        // again and answer for it.
+        ahead.found = await accounts.findForTargets(apiKeyId, named, trx).catch(() => undefined);
+      },
+    };
+    return ahead;
+  }
+
   /** The checks past the mode (shape B errors): library media, targets, accounts, platform rules. */
-  async function checkWith(apiKeyId: string, input: CreatePostInput, plan: CreatePlan): Promise<Checked> {
+  async function checkWith(apiKeyId: string, input: CreatePostInput, plan: CreatePlan, ahead?: AccountsAhead | null): Promise<Checked> {
     // The library rows and the accounts are read together: on SQLite, reads that arrive together share one
     // turn between write batches, so the media of a post costs no extra wait.
     const named = (input.platforms ?? []).map((t) => ({ platform: t.platform, accountId: t.accountId }));
-    const [resolved, found] = await Promise.all([resolveLibraryMedia(apiKeyId, input, library), accounts.findForTargets(apiKeyId, named)]);
+    const readAhead = ahead?.found && sameAccounts(ahead.named, named) ? ahead.found : null;
+    const [resolved, found] = await Promise.all([resolveLibraryMedia(apiKeyId, input, library), readAhead ?? accounts.findForTargets(apiKeyId, named)]);
     if (resolved.problems[0]) throw resolved.problems[0];
     const { body, rows } = resolved;
     const targets = resolveTargets(body, plan.mode);
@@ -91,9 +127,9 @@ export function createPostsService(deps: PostsServiceDeps) {
   }
 
   /** Every create-time check of a body (shape B errors): mode, library media, targets, accounts, platform rules. */
-  async function check(apiKeyId: string, input: CreatePostInput, now: number): Promise<Checked> {
+  async function check(apiKeyId: string, input: CreatePostInput, now: number, ahead?: AccountsAhead | null): Promise<Checked> {
     const plan = resolveMode(input, now);
-    const checked = await checkWith(apiKeyId, input, plan);
+    const checked = await checkWith(apiKeyId, input, plan, ahead);
     // A queued post without its own time zone is read in the queue's.
     if (plan.mode === 'queue' && input.timezone === undefined) plan.timezone = (await slots.timezoneOf(apiKeyId)) ?? plan.timezone;
     return checked;
@@ -163,9 +199,14 @@ export function createPostsService(deps: PostsServiceDeps) {
    * create, with the answer's JSON when it was serialised to be stored with the idempotency key (a draft
    * or scheduled post): the HTTP layer sends those same bytes instead of serialising the post again.
    */
-  async function createAnswer(apiKeyId: string, input: CreatePostInput, idempotencyClaim?: ClaimRef): Promise<{ post: PostOut; json: string | null }> {
+  async function createAnswer(
+    apiKeyId: string,
+    input: CreatePostInput,
+    idempotencyClaim?: ClaimRef,
+    ahead?: AccountsAhead | null,
+  ): Promise<{ post: PostOut; json: string | null }> {
     const now = clock.now();
-    const { plan, body, library: rows } = await check(apiKeyId, input, now);
+    const { plan, body, library: rows } = await check(apiKeyId, input, now, ahead);
     const { composed, answer, answerJson } = await store(apiKeyId, body, plan, now, idempotencyClaim, rows);
     if (idempotencyClaim && answer) idempotencyClaim.answered = true;
     queue.nudge();
@@ -195,6 +236,7 @@ export function createPostsService(deps: PostsServiceDeps) {
     },
 
     createAnswer,
+    accountsAhead,
 
     async list(apiKeyId: string, query: ListPostsInput) {
       const limit = query.limit ?? 20;
