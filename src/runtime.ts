@@ -372,6 +372,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const posts = createPostsService({
     write: db.write,
     writeOne: db.writeOne,
+    writeEach: db.writeEach,
     clock,
     posts: postsDal,
     accounts: accountsDal,

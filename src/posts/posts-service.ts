@@ -40,6 +40,8 @@ export interface PostsServiceDeps {
   write: Writer['write'];
   /** For the create written in one statement on PostgreSQL (create-statement.ts); without it, write. */
   writeOne?: Writer['writeOne'];
+  /** PostgreSQL: the same, on a connection of its own (see Writer.writeEach). */
+  writeEach?: Writer['writeEach'];
   clock: Clock;
   posts: PostsDal;
   accounts: AccountsDal;
@@ -80,7 +82,9 @@ const SLOT_RACE_TRIES = 5;
 
 export function createPostsService(deps: PostsServiceDeps) {
   const { write, clock, posts, accounts, outbox, queue, idempotency, validators, publisher, slots, library, mediaUses } = deps;
-  const inOneStatement = createInOneStatement({ writeOne: deps.writeOne ?? write, queue });
+  // On a connection of its own where the database has them (writeEach): the prepared statement is sent
+  // straight to it, without Kysely's executor in between.
+  const inOneStatement = createInOneStatement({ writeOne: deps.writeEach ?? deps.writeOne ?? write, queue });
 
   async function getOut(apiKeyId: string, postId: string): Promise<PostOut> {
     const found = await posts.get(apiKeyId, postId);
