@@ -14,7 +14,7 @@ import { postDeleted } from '../events/catalog.ts';
 import type { QueueService } from '../queue/queue-service.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import type { MediaDal } from '../media/media-dal.ts';
-import { checkPublishable, compose, type Composed, type Validators } from './compose.ts';
+import { checkPublishable, compose, type Validators } from './compose.ts';
 import { createInOneStatement } from './create-statement.ts';
 import { libraryIdsOf, resolveLibraryMedia, type LibraryReader, type LibraryRows } from './library-media.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -157,7 +157,7 @@ export function createPostsService(deps: PostsServiceDeps) {
     // (create-statement.ts), unless the key's webhooks want its events: then by the transaction below.
     if (inOneStatement && plan.mode !== 'queue' && used.length === 0) {
       const stored = composeFor(plan);
-      const c: Composed = stored.composed;
+      const c = stored.composed;
       const outcome = await inOneStatement({
         apiKeyId,
         post: c.post,
