@@ -274,6 +274,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const idempotency = createIdempotencyStore({
     write: db.write,
     writeOne: db.writeOne,
+    writeEach: db.writeEach,
     clock,
     // Renewed while the request runs: after a crash its key is free again within a lease.
     leaseMs,
@@ -286,6 +287,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const libraryReader = { getMany: mediaDal.getMany, urlOf: (row: MediaRow) => `${publicUrl()}${originalPath(row)}` };
   const posts = createPostsService({
     write: db.write,
+    writeOne: db.writeOne,
+    writeEach: db.writeEach,
     clock,
     posts: postsDal,
     accounts: accountsDal,

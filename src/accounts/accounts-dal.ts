@@ -29,11 +29,11 @@ export function createAccountsDal(deps: { db: Kysely<Database> }) {
     },
 
     /** The accounts a set of targets names, keyed "platform:accountId". */
-    async findForTargets(apiKeyId: string, targets: readonly { platform: Platform; accountId: string }[]): Promise<Map<string, NamedAccount>> {
+    async findForTargets(apiKeyId: string, targets: readonly { platform: Platform; accountId: string }[], executor: DbTx = db): Promise<Map<string, NamedAccount>> {
       const out = new Map<string, NamedAccount>();
       if (targets.length === 0) return out;
       const ids = [...new Set(targets.map((t) => t.accountId))];
-      const { rows } = await accountsNamed.execute(db, ids.length, [apiKeyId, ...ids]);
+      const { rows } = await accountsNamed.execute(executor, ids.length, [apiKeyId, ...ids]);
       for (const row of rows) out.set(`${row.platform}:${row.account_id}`, row);
       return out;
     },

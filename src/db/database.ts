@@ -23,6 +23,8 @@ export interface Db {
   write: Writer['write'];
   /** Runs a write of one statement (no BEGIN/COMMIT on PostgreSQL; see writer.ts). */
   writeOne: Writer['writeOne'];
+  /** PostgreSQL: independent single statements on one connection, sent together (see writer.ts). */
+  writeEach?: Writer['writeEach'];
   /**
    * The writing connection itself, for migrations (they run their own transactions) and for tests that
    * set rows up directly. Service code writes through write().
@@ -186,6 +188,7 @@ export function openDatabase(options: {
       kysely,
       write: writer.write,
       writeOne: writer.writeOne,
+      writeEach: writer.writeEach,
       writable: kysely,
       dialect: 'postgres',
       describe: `postgresql://${u.host}${u.pathname}`,

@@ -2,6 +2,7 @@
 import type { Caller } from '../keys/keys-service.ts';
 import type { ErrorShape } from '../contract/errors.ts';
 import type { ClaimRef } from '../idempotency/idempotency-store.ts';
+import type { DbTx } from '../db/schema.ts';
 
 export interface IdempotencyContext {
   /** The claim this request holds on its key: what the post and the stored answer are fenced on. */
@@ -20,6 +21,11 @@ declare module 'fastify' {
     errorShape?: ErrorShape;
     /** Honour Idempotency-Key on this route. */
     idempotent?: boolean;
+    /**
+     * On an idempotent route: a read the handler will need, sent with the key's claim in one round trip
+     * where the store can (see IdempotencyStore.claim); undefined when the body gives nothing to read.
+     */
+    alongsideClaim?: (req: FastifyRequest) => ((trx: DbTx) => Promise<void>) | undefined;
   }
 }
 

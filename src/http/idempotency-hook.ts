@@ -49,7 +49,7 @@ export function installIdempotency(app: FastifyInstance, store: IdempotencyStore
     const { key, ttlMs } = chosen;
     const apiKeyId = req.caller!.id;
     const requestHash = hash();
-    const claim = await store.claim(apiKeyId, key, requestHash, ttlMs);
+    const claim = await store.claim(apiKeyId, key, requestHash, ttlMs, req.routeOptions.config.alongsideClaim?.(req));
     switch (claim.kind) {
       case 'replay':
         return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(claim.body);

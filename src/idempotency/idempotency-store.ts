@@ -14,7 +14,7 @@ import type { DbTx } from '../db/schema.ts';
 import type { Insertable } from 'kysely';
 import { prepare, prepareRow } from '../db/prepared.ts';
 import type { IdempotencyKeysTable } from '../db/schema.ts';
-import type { Writer } from '../db/writer.ts';
+import { together, type Writer } from '../db/writer.ts';
 import type { Clock } from '../lib/clock.ts';
 import { createHeartbeat } from '../lib/heartbeat.ts';
 import { newAttemptId } from '../lib/ids.ts';
@@ -43,8 +43,11 @@ export interface IdempotencyStore {
   /**
    * Claims `key` for a request. `ttlMs` (default 24 h) is how long its answer is replayed, from this
    * claim on; a claim is never given up while its lease runs, whatever the ttl.
+   * `alongside`: reads the request will need whatever the claim's outcome, sent with the claim's insert
+   * in one round trip where the database allows it (PostgreSQL: writeEach); elsewhere not run at all (the
+   * caller reads as usual).
    */
-  claim(apiKeyId: string, key: string, requestHash: string, ttlMs?: number): Promise<Claim>;
+  claim(apiKeyId: string, key: string, requestHash: string, ttlMs?: number, alongside?: (trx: DbTx) => Promise<void>): Promise<Claim>;
   /**
    * Records, inside the creating transaction, what the request created. Throws (409 IDEMPOTENCY_KEY_IN_USE)
    * when another request has taken the key over, so the creating transaction rolls back.
@@ -113,6 +116,8 @@ export interface IdempotencyStoreDeps {
   write: Writer['write'];
   /** For the single-statement writes (the claim of a fresh key, renewals, storing the answer); default write. */
   writeOne?: Writer['writeOne'];
+  /** PostgreSQL: the claim's insert and the reads sent alongside it, on one connection (see claim). */
+  writeEach?: Writer['writeEach'];
   clock: Clock;
   /** How long a claim stays locked after its process stops renewing it. */
   leaseMs: number;
@@ -211,10 +216,14 @@ export function createIdempotencyStore(deps: IdempotencyStoreDeps): IdempotencyS
     });
 
   return {
-    async claim(apiKeyId, key, requestHash, ttlMs = IDEMPOTENCY_TTL_MS) {
+    async claim(apiKeyId, key, requestHash, ttlMs = IDEMPOTENCY_TTL_MS, alongside) {
       // Usually the key is new: one insert, a transaction of its own. Only a key already there needs
       // the read-and-decide of claimIn.
-      const inserted = await writeOne((trx) => insertClaim(trx, apiKeyId, key, requestHash, clock.now(), ttlMs));
+      const insert = (trx: DbTx) => insertClaim(trx, apiKeyId, key, requestHash, clock.now(), ttlMs);
+      const inserted =
+        alongside && deps.writeEach
+          ? (await deps.writeEach((trx) => together([insert(trx), alongside(trx)])))[0]
+          : await writeOne(insert);
       const c: Claim = inserted ? { kind: 'claimed', claimId: inserted } : await claimIn(apiKeyId, key, requestHash, ttlMs);
       if (c.kind === 'claimed' || c.kind === 'recovered') hold(apiKeyId, key, c.claimId);
       return c;

@@ -54,10 +54,23 @@ export function queuePolicies(publishLeaseMs: number, concurrency = 64): QueuePo
   };
 }
 
+/** Jobs as the columns of one insert (PostgreSQL): ids, queues, payloads, run_at, and the time of enqueuing. */
+export interface JobRows {
+  columns: [ids: string[], queues: string[], payloads: string[], runAts: number[], now: number];
+  /** The payload of the NOTIFY that announces them, or null when none is due soon enough to announce. */
+  notify: string | null;
+}
+
 export interface JobQueue {
   readonly kind: 'table';
   /** Adds jobs inside the caller's transaction: they exist if and only if it commits. */
   enqueue(trx: DbTx, jobs: EnqueueJob[]): Promise<void>;
+  /**
+   * PostgreSQL: the rows `enqueue` would insert, as the values of `jobsFrom` (table-queue.ts), and the
+   * notification to send with them (null: none), for a statement that writes them along with other rows.
+   * Absent on SQLite.
+   */
+  rowsOf?(jobs: EnqueueJob[]): JobRows;
   /** Registers the handler of a queue; call before start(). */
   register<Q extends QueueName>(queue: Q, handler: JobHandler<Q>): void;
   /** Starts taking jobs (worker role). Sending works without it. */

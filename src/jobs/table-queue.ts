@@ -23,6 +23,7 @@ import {
   type EnqueueJob,
   type JobHandler,
   type JobQueue,
+  type JobRows,
   type QueueName,
   type QueuePolicies,
 } from './queue.ts';
@@ -80,9 +81,10 @@ const insertJob = prepareRow<NewJob>(
 );
 
 // PostgreSQL: jobs of any number in one statement (the columns as arrays), with or without the
-// notification; built and compiled once (see db/prepared.ts).
+// notification; built and compiled once (see db/prepared.ts). `jobsFrom` ends with its FROM clause, so a
+// statement that writes jobs with other rows (posts/create-statement.ts) may add a WHERE.
 type JobColumns = [ids: string[], queues: string[], payloads: string[], runAts: number[], now: number];
-const jobsFrom = (ids: unknown, queues: unknown, payloads: unknown, runAts: unknown, now: unknown) => sql`
+export const jobsFrom = (ids: unknown, queues: unknown, payloads: unknown, runAts: unknown, now: unknown) => sql`
   insert into jobs (id, queue, payload, run_at, state, locked_until, created_at)
   select id, queue, payload, run_at, 'queued', null, ${now}
   from unnest(${ids}::text[], ${queues}::text[], ${payloads}::text[], ${runAts}::bigint[]) as j(id, queue, payload, run_at)`;
@@ -303,33 +305,46 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
     }
   }
 
+  /** PostgreSQL: the rows of `jobs` and the notification that announces those due soon (see enqueue). */
+  function rowsOf(jobs: EnqueueJob[]): JobRows {
+    const now = clock.now();
+    const due = new Map<QueueName, number>();
+    for (const j of jobs) due.set(j.queue, Math.min(due.get(j.queue) ?? Infinity, j.runAt ?? now));
+    // Only jobs due within two backstop polls are announced: a later one is found by a worker's poll
+    // (each claim reads its queue's next due time) before it is due. A NOTIFY costs more than its
+    // message: PostgreSQL commits notifying transactions one at a time, under one lock for the whole
+    // server, so announcing every post scheduled for next week would make all creates wait in line.
+    const soon = new Map([...due].filter(([, at]) => at <= now + NOTIFY_HORIZON_POLLS * pollMs));
+    const ids = jobs.map(() => newId('job'));
+    return {
+      columns: [ids, jobs.map((j) => j.queue), jobs.map((j) => JSON.stringify(j.payload)), jobs.map((j) => Math.floor(j.runAt ?? now)), now],
+      notify: soon.size > 0 ? duePayload(soon) : null,
+    };
+  }
+
   const allRunning = () => [...lanes.values()].flatMap((l) => [...l.running.values()]);
 
   return {
     kind: 'table',
     async enqueue(trx, jobs: EnqueueJob[]) {
       if (jobs.length === 0) return;
+      if (postgres) {
+        const { columns, notify } = rowsOf(jobs);
+        // The insert and the notification in one statement; PostgreSQL sends it when (if) this commits.
+        if (notify !== null) await insertJobsAndNotify.execute(trx, ...columns, notify);
+        else await insertJobs.execute(trx, ...columns);
+        return;
+      }
       const now = clock.now();
       const due = new Map<QueueName, number>();
       for (const j of jobs) due.set(j.queue, Math.min(due.get(j.queue) ?? Infinity, j.runAt ?? now));
       const rows = jobs.map((j) => ({ id: newId('job'), queue: j.queue, payload: JSON.stringify(j.payload), run_at: Math.floor(j.runAt ?? now) }));
-      if (postgres) {
-        // Only jobs due within two backstop polls are announced: a later one is found by a worker's poll
-        // (each claim reads its queue's next due time) before it is due. A NOTIFY costs more than its
-        // message: PostgreSQL commits notifying transactions one at a time, under one lock for the whole
-        // server, so announcing every post scheduled for next week would make all creates wait in line.
-        const soon = new Map([...due].filter(([, at]) => at <= now + NOTIFY_HORIZON_POLLS * pollMs));
-        const columns = [rows.map((r) => r.id), rows.map((r) => r.queue), rows.map((r) => r.payload), rows.map((r) => r.run_at), now] as const;
-        // The insert and the notification in one statement; PostgreSQL sends it when (if) this commits.
-        if (soon.size > 0) await insertJobsAndNotify.execute(trx, ...columns, duePayload(soon));
-        else await insertJobs.execute(trx, ...columns);
-        return;
-      }
       for (const r of rows) await insertJob.execute(trx, { ...r, state: 'queued', locked_until: null, created_at: now });
       // One process on SQLite: its own lanes are told directly. A claim is a write, so it runs after this
       // transaction has committed.
       for (const [queue, at] of due) wake(lanes.get(queue)!, at);
     },
+    ...(postgres ? { rowsOf } : {}),
     register(queue, handler) {
       handlers.set(queue, handler as JobHandler<QueueName>);
     },

@@ -30,11 +30,11 @@ export interface ListFilter {
   createdBefore?: number;
 }
 
-const POST_COLUMNS = [
+export const POST_COLUMNS = [
   'id', 'api_key_id', 'content', 'media_items', 'status', 'scheduled_for', 'timezone', 'is_draft', 'tags',
   'post_settings', 'created_at', 'updated_at', 'published_at', 'version', 'queued_slot',
 ] as const satisfies readonly (keyof NewPost)[];
-const TARGET_COLUMNS = [
+export const TARGET_COLUMNS = [
   'id', 'post_id', 'api_key_id', 'position', 'platform', 'account_id', 'custom_content', 'custom_media',
   'platform_specific_data', 'status', 'platform_post_id', 'platform_post_url', 'error', 'error_code', 'attempts',
   'attempt_id', 'attempt_started_at', 'lease_expires_at', 'next_attempt_at', 'checkpoint', 'needs_reconcile',
@@ -56,7 +56,7 @@ const insertPostWithTargets = prepareByShape(
     return db.with('inserted_post', (w) => w.insertInto('posts').values(post)).insertInto('post_targets').values(targets);
   },
 );
-const valuesOf = <R extends object>(keys: readonly (keyof R & string)[], row: R) => keys.map((k) => (row[k] === undefined ? null : row[k]));
+export const valuesOf = <R extends object>(keys: readonly (keyof R & string)[], row: R) => keys.map((k) => (row[k] === undefined ? null : row[k]));
 
 // The list and its targets run on every GET /v1/posts: compiled once per shape (see db/prepared.ts).
 // A page's shape is which optional filters it has, as bits.

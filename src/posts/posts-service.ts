@@ -1,9 +1,10 @@
 // Posts use cases: create (with every create-time rule), get, list and delete. Publishing itself belongs
 // to the publishing engine; this service hands it the work in the same transaction that stores the post.
 // `check` and `store` are shared with PATCH and bulk import, so every way in stores a post alike.
-import type { AccountsDal } from '../accounts/accounts-dal.ts';
+import type { AccountsDal, NamedAccount } from '../accounts/accounts-dal.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
-import type { NewTarget } from '../db/schema.ts';
+import type { DbTx, NewTarget } from '../db/schema.ts';
+import type { Platform } from '../platforms/registry.ts';
 import { together, type Writer } from '../db/writer.ts';
 import { errors } from '../contract/errors.ts';
 import type { ClaimRef, IdempotencyStore } from '../idempotency/idempotency-store.ts';
@@ -14,13 +15,14 @@ import type { QueueService } from '../queue/queue-service.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import type { MediaDal } from '../media/media-dal.ts';
 import { checkPublishable, compose, type Validators } from './compose.ts';
+import { createInOneStatement } from './create-statement.ts';
 import { libraryIdsOf, resolveLibraryMedia, type LibraryReader, type LibraryRows } from './library-media.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { PostsDal } from './posts-dal.ts';
 import { presentPost } from './present.ts';
 import { bodyOf } from './update-service.ts';
 import { resolveMode, resolveTargets, type CreatePlan } from './rules.ts';
-import type { CreatePostInput, ListPostsInput, PostOut } from './schemas.ts';
+import { MAX_TARGETS, type CreatePostInput, type ListPostsInput, type PostOut } from './schemas.ts';
 
 /** What the posts service needs from the publishing engine. */
 export interface PublishStarter {
@@ -37,6 +39,10 @@ export interface PublishStarter {
 
 export interface PostsServiceDeps {
   write: Writer['write'];
+  /** For the create written in one statement on PostgreSQL (create-statement.ts); without it, write. */
+  writeOne?: Writer['writeOne'];
+  /** PostgreSQL: the same, on a connection of its own (see Writer.writeEach). */
+  writeEach?: Writer['writeEach'];
   clock: Clock;
   posts: PostsDal;
   accounts: AccountsDal;
@@ -54,6 +60,16 @@ export interface PostsServiceDeps {
   mediaUses: Pick<MediaDal, 'setUses'>;
 }
 
+/** The accounts of a create body, read ahead with the idempotency claim (see accountsAhead). */
+export interface AccountsAhead {
+  named: { platform: Platform; accountId: string }[];
+  read(trx: DbTx): Promise<void>;
+  found?: Map<string, NamedAccount>;
+}
+
+const sameAccounts = (a: readonly { platform: string; accountId: string }[], b: readonly { platform: string; accountId: string }[]) =>
+  a.length === b.length && a.every((t, i) => t.platform === b[i]!.platform && t.accountId === b[i]!.accountId);
+
 /** A create body after every check: library media resolved (type and URL filled in), with the rows it names. */
 export interface Checked {
   plan: CreatePlan;
@@ -67,6 +83,9 @@ const SLOT_RACE_TRIES = 5;
 
 export function createPostsService(deps: PostsServiceDeps) {
   const { write, clock, posts, accounts, outbox, queue, idempotency, validators, publisher, slots, library, mediaUses } = deps;
+  // On a connection of its own where the database has them (writeEach): the prepared statement is sent
+  // straight to it, without Kysely's executor in between.
+  const inOneStatement = createInOneStatement({ writeOne: deps.writeEach ?? deps.writeOne ?? write, queue });
 
   async function getOut(apiKeyId: string, postId: string): Promise<PostOut> {
     const found = await posts.get(apiKeyId, postId);
@@ -74,12 +93,37 @@ export function createPostsService(deps: PostsServiceDeps) {
     return presentPost(found.post, found.targets);
   }
 
+  /**
+   * The accounts a create body names, to be read with the idempotency claim (one round trip for both on
+   * PostgreSQL), before the body is validated: null when the body names none in the expected shape. The
+   * checks use what it found only when the validated body names the same accounts.
+   */
+  function accountsAhead(apiKeyId: string, input: unknown): AccountsAhead | null {
+    const platforms = (input as { platforms?: unknown } | null)?.platforms;
+    if (!Array.isArray(platforms) || platforms.length === 0 || platforms.length > MAX_TARGETS) return null;
+    const named: AccountsAhead['named'] = [];
+    for (const t of platforms as { platform?: unknown; accountId?: unknown }[]) {
+      if (typeof t?.platform !== 'string' || typeof t.accountId !== 'string') return null;
+      named.push({ platform: t.platform as Platform, accountId: t.accountId });
+    }
+    const ahead: AccountsAhead = {
+      named,
+      read: async (trx) => {
+        // Never fails the claim it rides with: if this read fails (unvalidated input), the checks read
+        // again and answer for it.
+        ahead.found = await accounts.findForTargets(apiKeyId, named, trx).catch(() => undefined);
+      },
+    };
+    return ahead;
+  }
+
   /** The checks past the mode (shape B errors): library media, targets, accounts, platform rules. */
-  async function checkWith(apiKeyId: string, input: CreatePostInput, plan: CreatePlan): Promise<Checked> {
+  async function checkWith(apiKeyId: string, input: CreatePostInput, plan: CreatePlan, ahead?: AccountsAhead | null): Promise<Checked> {
     // The library rows and the accounts are read together: on SQLite, reads that arrive together share one
     // turn between write batches, so the media of a post costs no extra wait.
     const named = (input.platforms ?? []).map((t) => ({ platform: t.platform, accountId: t.accountId }));
-    const [resolved, found] = await Promise.all([resolveLibraryMedia(apiKeyId, input, library), accounts.findForTargets(apiKeyId, named)]);
+    const readAhead = ahead?.found && sameAccounts(ahead.named, named) ? ahead.found : null;
+    const [resolved, found] = await Promise.all([resolveLibraryMedia(apiKeyId, input, library), readAhead ?? accounts.findForTargets(apiKeyId, named)]);
     if (resolved.problems[0]) throw resolved.problems[0];
     const { body, rows } = resolved;
     const targets = resolveTargets(body, plan.mode);
@@ -88,9 +132,9 @@ export function createPostsService(deps: PostsServiceDeps) {
   }
 
   /** Every create-time check of a body (shape B errors): mode, library media, targets, accounts, platform rules. */
-  async function check(apiKeyId: string, input: CreatePostInput, now: number): Promise<Checked> {
+  async function check(apiKeyId: string, input: CreatePostInput, now: number, ahead?: AccountsAhead | null): Promise<Checked> {
     const plan = resolveMode(input, now);
-    const checked = await checkWith(apiKeyId, input, plan);
+    const checked = await checkWith(apiKeyId, input, plan, ahead);
     // A queued post without its own time zone is read in the queue's.
     if (plan.mode === 'queue' && input.timezone === undefined) plan.timezone = (await slots.timezoneOf(apiKeyId)) ?? plan.timezone;
     return checked;
@@ -101,32 +145,53 @@ export function createPostsService(deps: PostsServiceDeps) {
    * there. Returns the composed rows and the answer when it is known before publishing (draft, scheduled).
    */
   async function store(apiKeyId: string, body: CreatePostInput, plan: CreatePlan, now: number, claim?: ClaimRef, library?: LibraryRows) {
+    // The library media it names (known from the checks; else found in the body).
+    const used = library ? [...library.keys()] : libraryIdsOf(body);
+    const composeFor = (placed: CreatePlan) => {
+      const c = compose({ apiKeyId, body, plan: placed, now, fallbackDelayMs: publisher.fallbackDelayMs });
+      // A draft or scheduled post's answer is known now: it is stored with the key in the same
+      // transaction, so a repeat is answered from the moment the post exists (one write less, too).
+      const answer = plan.mode === 'now' ? null : presentPost(c.post as never, c.targets);
+      return { composed: c, answer, answerJson: answer ? JSON.stringify(answer) : null };
+    };
+    // PostgreSQL: a post that takes no queue slot and names no library media is written in one statement
+    // (create-statement.ts), unless the key's webhooks want its events: then by the transaction below.
+    if (inOneStatement && plan.mode !== 'queue' && used.length === 0) {
+      const stored = composeFor(plan);
+      const c = stored.composed;
+      const outcome = await inOneStatement({
+        apiKeyId,
+        post: c.post,
+        targets: c.targets as NewTarget[],
+        jobs: c.jobs,
+        events: c.events.map((e) => e.event),
+        claim,
+        answerJson: stored.answerJson,
+      });
+      if (outcome === 'created') return stored;
+      if (outcome === 'claim_lost') throw errors.idempotencyInUse();
+    }
     for (let attempt = 1; ; attempt++) {
       try {
         return await write(async (trx) => {
           const placed = plan.mode === 'queue' ? { ...plan, scheduledFor: await slots.takeSlot(trx, apiKeyId, now) } : plan;
-          const c = compose({ apiKeyId, body, plan: placed, now, fallbackDelayMs: publisher.fallbackDelayMs });
-          // A draft or scheduled post's answer is known now: it is stored with the key in the same
-          // transaction, so a repeat is answered from the moment the post exists (one write less, too).
-          const answer = plan.mode === 'now' ? null : presentPost(c.post as never, c.targets);
+          const stored = composeFor(placed);
+          const c = stored.composed;
           const postId = c.post.id as string;
-          // The library media it names (known from the checks; else found in the body).
-          const used = library ? [...library.keys()] : libraryIdsOf(body);
-          const answerJson = answer ? JSON.stringify(answer) : null;
           // None of these statements needs another's answer: they are sent together (one round trip on
           // PostgreSQL), the post's own rows first, as the others name it.
           await together([
             posts.insert(trx, c.post, c.targets as NewTarget[]),
             used.length > 0 ? mediaUses.setUses(trx, postId, used) : undefined,
-            claim && answerJson !== null
-              ? idempotency.attachAnswer(trx, claim, postId, 201, answerJson)
+            claim && stored.answerJson !== null
+              ? idempotency.attachAnswer(trx, claim, postId, 201, stored.answerJson)
               : claim
                 ? idempotency.attachResource(trx, claim, postId)
                 : undefined,
             queue.enqueue(trx, c.jobs),
             outbox.record(trx, apiKeyId, c.events),
           ]);
-          return { composed: c, answer, answerJson };
+          return stored;
         });
       } catch (err) {
         // Two queued creates took the same slot at once: the one that lost takes the next free one.
@@ -139,9 +204,14 @@ export function createPostsService(deps: PostsServiceDeps) {
    * create, with the answer's JSON when it was serialised to be stored with the idempotency key (a draft
    * or scheduled post): the HTTP layer sends those same bytes instead of serialising the post again.
    */
-  async function createAnswer(apiKeyId: string, input: CreatePostInput, idempotencyClaim?: ClaimRef): Promise<{ post: PostOut; json: string | null }> {
+  async function createAnswer(
+    apiKeyId: string,
+    input: CreatePostInput,
+    idempotencyClaim?: ClaimRef,
+    ahead?: AccountsAhead | null,
+  ): Promise<{ post: PostOut; json: string | null }> {
     const now = clock.now();
-    const { plan, body, library: rows } = await check(apiKeyId, input, now);
+    const { plan, body, library: rows } = await check(apiKeyId, input, now, ahead);
     const { composed, answer, answerJson } = await store(apiKeyId, body, plan, now, idempotencyClaim, rows);
     if (idempotencyClaim && answer) idempotencyClaim.answered = true;
     queue.nudge();
@@ -171,6 +241,7 @@ export function createPostsService(deps: PostsServiceDeps) {
     },
 
     createAnswer,
+    accountsAhead,
 
     async list(apiKeyId: string, query: ListPostsInput) {
       const limit = query.limit ?? 20;

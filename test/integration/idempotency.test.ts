@@ -5,9 +5,12 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createIdempotencyStore } from '../../src/idempotency/idempotency-store.ts';
+import { compose } from '../../src/posts/compose.ts';
+import { createInOneStatement } from '../../src/posts/create-statement.ts';
+import { resolveMode } from '../../src/posts/rules.ts';
 import { testClock } from '../helpers/clock.ts';
 import { connectAccount } from '../helpers/connect.ts';
-import { startHerald, type TestHerald } from '../helpers/herald.ts';
+import { startHerald, usingPostgres, type TestHerald } from '../helpers/herald.ts';
 
 const clock = testClock();
 let h: TestHerald;
@@ -122,5 +125,50 @@ describe('Idempotency store fencing', () => {
     await store.release({ apiKeyId, key, claimId: (first as { claimId: string }).claimId });
     assert.equal(await row(apiKeyId, key), undefined);
     assert.equal((await store.claim(apiKeyId, key, 'other request')).kind, 'claimed');
+  });
+
+  // PostgreSQL writes a draft, scheduled or publish-now create in one statement (posts/create-statement.ts)
+  // instead of a transaction: the same fence, and nothing written when the key's webhooks want its events.
+  test('the one-statement create writes nothing for a slow claimer, nor when the key\'s webhooks want its events', { skip: !usingPostgres && 'PostgreSQL only' }, async () => {
+    const { apiKeyId, store, key } = await setup('fence-one-statement');
+    const { db, queue } = h.runtime;
+    const inOneStatement = createInOneStatement({ writeOne: db.writeOne, queue })!;
+    const now = clock.now();
+    const body = { content: 'one statement', scheduledFor: new Date(now + 86_400_000).toISOString(), platforms: [{ platform: 'twitter' as const, accountId: 'acc_1' }] };
+    const write = (claimId: string) => {
+      const c = compose({ apiKeyId, body, plan: resolveMode(body, now), now, fallbackDelayMs: 0 });
+      const w = { apiKeyId, post: c.post, targets: c.targets, jobs: c.jobs, events: c.events.map((e) => e.event), claim: { apiKeyId, key, claimId }, answerJson: '{"answer":true}' };
+      return { postId: c.post.id as string, run: () => inOneStatement(w) };
+    };
+    const written = async (postId: string) => ({
+      posts: (await db.writable.selectFrom('posts').select('id').where('id', '=', postId).execute()).length,
+      targets: (await db.writable.selectFrom('post_targets').select('id').where('post_id', '=', postId).execute()).length,
+      jobs: (await db.writable.selectFrom('jobs').select('id').where('payload', 'like', `%${postId}%`).execute()).length,
+    });
+
+    const slow = (await store.claim(apiKeyId, key, 'h')) as { claimId: string };
+    store.forget({ apiKeyId, key, claimId: slow.claimId });
+    clock.advance(1_001);
+    const holder = (await store.claim(apiKeyId, key, 'h')) as { claimId: string };
+    const lost = write(slow.claimId);
+    assert.equal(await lost.run(), 'claim_lost');
+    assert.deepEqual(await written(lost.postId), { posts: 0, targets: 0, jobs: 0 });
+    assert.equal((await row(apiKeyId, key))?.state, 'in_flight');
+
+    await db.writable
+      .insertInto('webhook_settings')
+      .values({ api_key_id: apiKeyId, url: 'https://example.com/hook', events: JSON.stringify(['post.deleted', 'post.scheduled']), secret: 'x', disabled_at: null, disabled_reason: null, created_at: now, updated_at: now })
+      .execute();
+    const wanted = write(holder.claimId);
+    assert.equal(await wanted.run(), 'webhooks');
+    assert.deepEqual(await written(wanted.postId), { posts: 0, targets: 0, jobs: 0 });
+    assert.equal((await row(apiKeyId, key))?.state, 'in_flight');
+
+    await db.writable.updateTable('webhook_settings').set({ events: JSON.stringify(['post.deleted']) }).where('api_key_id', '=', apiKeyId).execute();
+    const made = write(holder.claimId);
+    assert.equal(await made.run(), 'created');
+    assert.deepEqual(await written(made.postId), { posts: 1, targets: 1, jobs: 1 });
+    const done = await row(apiKeyId, key);
+    assert.deepEqual([done?.state, done?.resource_id, done?.response_status, done?.response_body], ['done', made.postId, 201, '{"answer":true}']);
   });
 });

@@ -1,0 +1,154 @@
+// PostgreSQL: a create written in one statement instead of a transaction. A draft, scheduled or
+// publish-now post writes its post row, its targets, its publish job (with the NOTIFY that announces it)
+// and what the idempotency key learns (the post, and for a draft or scheduled post the answer itself): in
+// a transaction that is BEGIN, the statements, COMMIT — three round trips, six statements for the server
+// to run. One statement with data-modifying WITH clauses is atomic by itself (it commits or fails whole,
+// and the notification goes out only if it commits), so the same rows cost one round trip and one
+// statement, prepared once per shape.
+//
+// Every insert is guarded by what the transaction would have checked first:
+// - the idempotency key must still be held by this request (the claim id fence of attachResource and
+//   attachAnswer in idempotency-store.ts): when another request has taken it over, nothing is written;
+// - the key's webhooks must not want an event of this create: events are written by the outbox
+//   (webhooks/outbox.ts), with a delivery and a job each, so such a create is left to the transaction
+//   (the caller runs it), and this statement writes nothing.
+// A create that takes a queue slot, or names library media, is always left to the transaction.
+import { sql, type RawBuilder } from 'kysely';
+import type { NewPost, NewTarget } from '../db/schema.ts';
+import { prepareByShape } from '../db/prepared.ts';
+import type { Writer } from '../db/writer.ts';
+import type { ClaimRef } from '../idempotency/idempotency-store.ts';
+import { JOBS_CHANNEL } from '../jobs/pg-signals.ts';
+import type { EnqueueJob, JobQueue } from '../jobs/queue.ts';
+import { jobsFrom } from '../jobs/table-queue.ts';
+import { POST_COLUMNS, TARGET_COLUMNS, valuesOf } from './posts-dal.ts';
+
+export interface CreateWrite {
+  apiKeyId: string;
+  post: NewPost;
+  targets: readonly NewTarget[];
+  jobs: EnqueueJob[];
+  /** The names of the events this create announces (the outbox's catalog events). */
+  events: readonly string[];
+  /** The idempotency key this request holds, if any, and its answer when known before commit (201). */
+  claim?: ClaimRef;
+  answerJson: string | null;
+}
+
+/**
+ * 'created': every row is written. 'claim_lost': another request holds the key now; nothing was written.
+ * 'webhooks': the key's webhooks want an event of this create; nothing was written (use the transaction).
+ */
+export type CreateOutcome = 'created' | 'claim_lost' | 'webhooks';
+
+// A statement's shape: target count, which idempotency write, whether jobs (and a NOTIFY) go with it,
+// and whether it announces events.
+const CLAIM_NONE = 0;
+const CLAIM_RESOURCE = 1;
+const CLAIM_ANSWER = 2;
+const JOBS_NONE = 0;
+const JOBS = 1;
+const JOBS_NOTIFY = 2;
+
+interface Shape {
+  targets: number;
+  claim: number;
+  jobs: number;
+  events: boolean;
+}
+
+const encode = (s: Shape) => ((s.targets * 3 + s.claim) * 3 + s.jobs) * 2 + (s.events ? 1 : 0);
+const decode = (n: number): Shape => ({ events: n % 2 === 1, jobs: Math.floor(n / 2) % 3, claim: Math.floor(n / 6) % 3, targets: Math.floor(n / 18) });
+
+const arity = (s: Shape) =>
+  (s.events ? 2 : 0) +
+  (s.claim === CLAIM_ANSWER ? 6 : s.claim === CLAIM_RESOURCE ? 4 : 0) +
+  POST_COLUMNS.length +
+  s.targets * TARGET_COLUMNS.length +
+  (s.jobs === JOBS_NONE ? 0 : 5) +
+  (s.jobs === JOBS_NOTIFY ? 1 : 0);
+
+const columns = (keys: readonly string[]) => sql.join(keys.map((k) => sql.ref(k)));
+
+const createStatement = prepareByShape<{ webhooks: boolean; created: boolean }>(
+  (shape) => arity(decode(shape)),
+  (db, shape, slots) => {
+    const s = decode(shape);
+    let i = 0;
+    const next = () => slots[i++];
+    const take = (n: number) => Array.from({ length: n }, next);
+    const ctes: RawBuilder<unknown>[] = [];
+    // Nothing is written when the key's webhooks want one of the events (jsonb ?| : any of the names).
+    let free: RawBuilder<unknown> = sql`true`;
+    if (s.events) {
+      const [apiKeyId, names] = take(2);
+      ctes.push(sql`wanted as (select 1 from webhook_settings where api_key_id = ${apiKeyId} and disabled_at is null and events::jsonb ?| ${names}::text[])`);
+      free = sql`not exists (select 1 from wanted)`;
+    }
+    let go = free;
+    if (s.claim !== CLAIM_NONE) {
+      // As attachAnswer and attachResource: fenced on the claim id.
+      const set =
+        s.claim === CLAIM_ANSWER
+          ? (() => {
+              const [resourceId, status, body] = take(3);
+              return sql`resource_id = ${resourceId}, state = 'done', response_status = ${status}, response_body = ${body}`;
+            })()
+          : sql`resource_id = ${next()}`;
+      const [apiKeyId, key, claimId] = take(3);
+      ctes.push(sql`claimed as (update idempotency_keys set ${set} where api_key_id = ${apiKeyId} and key = ${key} and claim_id = ${claimId} and ${free} returning 1)`);
+      go = sql`exists (select 1 from claimed)`;
+    }
+    ctes.push(sql`post as (insert into posts (${columns(POST_COLUMNS)}) select ${sql.join(take(POST_COLUMNS.length))} where ${go})`);
+    for (let t = 0; t < s.targets; t++) {
+      ctes.push(sql`target_${sql.raw(String(t))} as (insert into post_targets (${columns(TARGET_COLUMNS)}) select ${sql.join(take(TARGET_COLUMNS.length))} where ${go})`);
+    }
+    let notify: RawBuilder<unknown> = sql``;
+    if (s.jobs !== JOBS_NONE) {
+      const [ids, queues, payloads, runAts, now] = take(5);
+      ctes.push(sql`job as (${jobsFrom(ids, queues, payloads, runAts, now)} where ${go})`);
+      // Sent by PostgreSQL when (if) the statement commits, as enqueue's.
+      if (s.jobs === JOBS_NOTIFY) notify = sql`, case when ${go} then pg_notify(${JOBS_CHANNEL}, ${next()}) end as notified`;
+    }
+    const webhooks = s.events ? sql`exists (select 1 from wanted)` : sql`false`;
+    const q = sql<{ webhooks: boolean; created: boolean }>`with ${sql.join(ctes)} select ${webhooks} as webhooks, ${go} as created${notify}`;
+    return { compile: () => q.compile(db) };
+  },
+);
+
+/** The one-statement create, or null where jobs are not rows of a PostgreSQL table (SQLite). */
+export function createInOneStatement(deps: { writeOne: Writer['writeOne']; queue: Pick<JobQueue, 'rowsOf'> }): ((w: CreateWrite) => Promise<CreateOutcome>) | null {
+  const rowsOf = deps.queue.rowsOf;
+  if (!rowsOf) return null;
+  return async (w) => {
+    const shape: Shape = {
+      targets: w.targets.length,
+      claim: !w.claim ? CLAIM_NONE : w.answerJson !== null ? CLAIM_ANSWER : CLAIM_RESOURCE,
+      jobs: JOBS_NONE,
+      events: w.events.length > 0,
+    };
+    const args: unknown[] = [];
+    if (shape.events) args.push(w.apiKeyId, [...new Set(w.events)]);
+    if (w.claim) {
+      const postId = w.post.id as string;
+      if (w.answerJson !== null) args.push(postId, 201, w.answerJson);
+      else args.push(postId);
+      args.push(w.claim.apiKeyId, w.claim.key, w.claim.claimId);
+    }
+    args.push(...valuesOf(POST_COLUMNS, w.post));
+    for (const t of w.targets) args.push(...valuesOf(TARGET_COLUMNS, t));
+    if (w.jobs.length > 0) {
+      const rows = rowsOf(w.jobs);
+      args.push(...rows.columns);
+      shape.jobs = JOBS;
+      if (rows.notify !== null) {
+        args.push(rows.notify);
+        shape.jobs = JOBS_NOTIFY;
+      }
+    }
+    const { rows } = await deps.writeOne((trx) => createStatement.execute(trx, encode(shape), args));
+    const r = rows[0]!;
+    if (r.webhooks) return 'webhooks';
+    return r.created ? 'created' : 'claim_lost';
+  };
+}
