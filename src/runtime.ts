@@ -31,7 +31,7 @@ import { createMediaService, type MediaService } from './media/media-service.ts'
 import { createProber } from './media/probe.ts';
 import { originalPath } from './media/present.ts';
 import { createPublicFiles } from './media/public-files.ts';
-import { createMediaPreparer } from './media/publish-media.ts';
+import { createMediaPreparer } from './publishing/prepare-media.ts';
 import type { MediaStore } from './media/store.ts';
 import type { MediaRow } from './db/schema.ts';
 import { checkOutboundUrl, resolvesToPublic } from './net/address.ts';

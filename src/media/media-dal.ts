@@ -1,7 +1,7 @@
 // Data access for the media library. Reads are scoped by API key (the public URL reads by token); every
 // method that writes takes the transaction it belongs to.
 import { sql, type Kysely } from 'kysely';
-import type { Cursor } from '../posts/cursor.ts';
+import type { Cursor } from '../contract/cursor.ts';
 import type { Database, DbTx, MediaRenditionRow, MediaRow } from '../db/schema.ts';
 import type { Insertable } from 'kysely';
 import type { MediaTable, MediaRenditionsTable } from '../db/schema.ts';

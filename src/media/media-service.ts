@@ -13,7 +13,7 @@ import type { Clock } from '../lib/clock.ts';
 import { sha256Hex } from '../lib/crypto.ts';
 import { newId } from '../lib/ids.ts';
 import type { OutboundStream } from '../net/outbound.ts';
-import { decodeCursor, encodeCursor } from '../posts/cursor.ts';
+import { decodeCursor, encodeCursor } from '../contract/cursor.ts';
 import { mediaErrors } from './errors.ts';
 import type { MediaFacts } from './facts.ts';
 import { ingest } from './ingest.ts';

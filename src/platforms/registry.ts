@@ -1,5 +1,6 @@
 // The registry: the list of platform descriptors. Every other part of Herald learns about platforms
 // from here (names, settings, rules, adapters, emulators), so adding a platform is one line below.
+import { StringEnum } from '../contract/schemas.ts';
 import type { AdapterDeps } from './deps.ts';
 import { bluesky } from './bluesky/index.ts';
 import type { PlatformDescriptor } from './descriptor.ts';
@@ -23,6 +24,9 @@ export const PLATFORM_DESCRIPTORS: readonly PlatformDescriptor<Platform>[] = DES
 
 /** The platform names, in the registry's order (the order of the OpenAPI enum and of the docs). */
 export const PLATFORMS: readonly Platform[] = PLATFORM_DESCRIPTORS.map((d) => d.name);
+
+/** The platform name as every schema takes it (the OpenAPI enum). */
+export const PlatformName = StringEnum(PLATFORMS, { description: 'Platform name.' });
 
 const BY_NAME = new Map<string, PlatformDescriptor>(PLATFORM_DESCRIPTORS.map((d) => [d.name, d]));
 

@@ -7,7 +7,7 @@ import { forUpdate } from '../db/dialect.ts';
 import type { Database, NewPost, NewTarget, PostRow, PostStatus, TargetRow } from '../db/schema.ts';
 import type { Platform } from '../platforms/registry.ts';
 import { prepare, prepareByShape, prepareRow, prepareRows } from '../db/prepared.ts';
-import type { Cursor } from './cursor.ts';
+import type { Cursor } from '../contract/cursor.ts';
 import { PRESENTED_TARGET_COLUMNS, type PresentedTarget } from './present.ts';
 
 export interface PostWithTargets {

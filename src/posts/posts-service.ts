@@ -17,7 +17,7 @@ import type { MediaDal } from '../media/media-dal.ts';
 import { checkPublishable, compose, type Validators } from './compose.ts';
 import { createInOneStatement } from './create-statement.ts';
 import { libraryIdsOf, resolveLibraryMedia, type LibraryReader, type LibraryRows } from './library-media.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { decodeCursor, encodeCursor } from '../contract/cursor.ts';
 import type { PostsDal } from './posts-dal.ts';
 import { presentPost } from './present.ts';
 import { bodyOf } from './update-service.ts';

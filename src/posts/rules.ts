@@ -9,7 +9,8 @@ import { PLATFORM_DESCRIPTORS, descriptorOf, type Platform } from '../platforms/
 import { withCommonSettings } from '../platforms/schemas.ts';
 import type { MediaItem, RuleViolation, TargetContent } from '../platforms/types.ts';
 import { postSettingsOf } from './post-settings.ts';
-import { canonicalTimeZone, parseScheduledFor, resolveSchedule } from './schedule.ts';
+import { canonicalTimeZone } from '../lib/time-zone.ts';
+import { parseScheduledFor, resolveSchedule } from './schedule.ts';
 import { targetContent } from './target-content.ts';
 import type { CreatePostInput } from './schemas.ts';
 

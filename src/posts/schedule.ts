@@ -9,17 +9,6 @@ export type ScheduleResult = { ok: true; at: number } | { ok: false; param: 'sch
 const HAS_OFFSET = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?$/;
 
-/** Canonical IANA name, or null when the zone is unknown. */
-export function canonicalTimeZone(name: string): string | null {
-  try {
-    const id = Temporal.Now.zonedDateTimeISO(name).timeZoneId;
-    // Temporal also takes fixed offsets ("+02:00"); an IANA name is required, so DST is followed.
-    return /^[+-]/.test(id) ? null : id;
-  } catch {
-    return null;
-  }
-}
-
 const UTC_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?Z$/;
 
 /**

@@ -2,7 +2,7 @@
 // validates, types the handler and documents the route.
 import Type, { type Static } from 'typebox';
 import { FAILURE_CATEGORIES } from '../platforms/types.ts';
-import { PLATFORMS } from '../platforms/registry.ts';
+import { PlatformName } from '../platforms/registry.ts';
 import { MediaItemSchema } from '../platforms/schemas.ts';
 import { IsoTime, Nullable, NullableIsoTime, StringEnum } from '../contract/schemas.ts';
 import { component, ref } from '../contract/components.ts';
@@ -12,7 +12,6 @@ export const MAX_TARGETS = 25;
 export const MAX_MEDIA = 35;
 export const MAX_CONTENT = 100_000;
 
-export const PlatformName = StringEnum(PLATFORMS, { description: 'Platform name.' });
 
 /** A media item, named in the OpenAPI document (platform settings embed their own copy). */
 export const MediaItem = ref(component('MediaItem', MediaItemSchema));

@@ -23,7 +23,7 @@ import type { PostsDal } from './posts-dal.ts';
 import type { PostsService, PublishStarter } from './posts-service.ts';
 import { presentPost } from './present.ts';
 import type { CreatePlan } from './rules.ts';
-import { canonicalTimeZone } from './schedule.ts';
+import { canonicalTimeZone } from '../lib/time-zone.ts';
 import type { CreatePostInput, PostOut } from './schemas.ts';
 
 /** The fields that choose how a post publishes; a PATCH that names one chooses anew. */

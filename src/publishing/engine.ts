@@ -17,7 +17,7 @@ import { StaleAttemptError, failure, type MediaItem, type PlatformAdapter, type 
 import type { Platform } from '../platforms/registry.ts';
 import type { AttemptsStore, Finish } from './attempts.ts';
 import type { Limits } from './limits.ts';
-import type { MediaPreparer } from '../media/publish-media.ts';
+import type { MediaPreparer } from './prepare-media.ts';
 import { firstCommentOf } from './comments.ts';
 import { UNKNOWN_OUTCOME_MESSAGE, decide, isPermanent, type RetryPolicy } from './policy.ts';
 

@@ -7,7 +7,7 @@ import { exclusive, type DialectName } from '../db/dialect.ts';
 import type { DbTx } from '../db/schema.ts';
 import type { Writer } from '../db/writer.ts';
 import type { Clock } from '../lib/clock.ts';
-import { canonicalTimeZone } from '../posts/schedule.ts';
+import { canonicalTimeZone } from '../lib/time-zone.ts';
 import type { QueueDal } from './queue-dal.ts';
 import { firstFreeSlot, isSlotTime, type Slot } from './queue-slots.ts';
 

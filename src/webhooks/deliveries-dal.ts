@@ -4,7 +4,7 @@ import type { DbTx } from '../db/schema.ts';
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Writer } from '../db/writer.ts';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from '../db/schema.ts';
-import type { Cursor } from '../posts/cursor.ts';
+import type { Cursor } from '../contract/cursor.ts';
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type AttemptRow = Selectable<WebhookAttemptsTable>;

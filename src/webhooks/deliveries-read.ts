@@ -2,7 +2,7 @@
 // as well as by the worker's purge, so an overdue purge never shows older rows).
 import { errors } from '../contract/errors.ts';
 import type { Clock } from '../lib/clock.ts';
-import { decodeCursor, encodeCursor } from '../posts/cursor.ts';
+import { decodeCursor, encodeCursor } from '../contract/cursor.ts';
 import type { DeliveriesDal } from './deliveries-dal.ts';
 import { RETENTION_MS } from './delivery.ts';
 import { presentDelivery, presentDetail } from './present.ts';

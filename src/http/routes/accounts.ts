@@ -3,7 +3,7 @@ import Type from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AccountsService } from '../../accounts/accounts-service.ts';
-import { PlatformName } from '../../posts/schemas.ts';
+import { PlatformName } from '../../platforms/registry.ts';
 import { ListAccountsQuery } from '../../accounts/schemas.ts';
 import { callerOf } from '../fastify-types.ts';
 import { IsoTime, Nullable, NullableIsoTime, StringEnum, commonErrorsA } from '../../contract/schemas.ts';

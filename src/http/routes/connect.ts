@@ -4,7 +4,7 @@ import Type from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ConnectService } from '../../accounts/connect-service.ts';
-import { PlatformName } from '../../posts/schemas.ts';
+import { PlatformName } from '../../platforms/registry.ts';
 import { callerOf } from '../fastify-types.ts';
 import { ErrorA, commonErrorsA } from '../../contract/schemas.ts';
 import { component, ref } from '../../contract/components.ts';

@@ -7,7 +7,7 @@ import { ajvToApiError, compileStrict } from '../../contract/validation.ts';
 import { errors } from '../../contract/errors.ts';
 import { MAX_BULK_BYTES, MAX_BULK_ROWS, bodiesFromCsv, type BulkService } from '../../posts/bulk-service.ts';
 import type { ValidateService } from '../../posts/validate-service.ts';
-import { PlatformName } from '../../posts/schemas.ts';
+import { PlatformName } from '../../platforms/registry.ts';
 import { ErrorA, commonErrorsA } from '../../contract/schemas.ts';
 import { callerOf } from '../fastify-types.ts';
 import { component, ref } from '../../contract/components.ts';

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
-import { canonicalTimeZone, parseScheduledFor, resolveSchedule } from '../../../src/posts/schedule.ts';
+import { canonicalTimeZone } from '../../../src/lib/time-zone.ts';
+import { parseScheduledFor, resolveSchedule } from '../../../src/posts/schedule.ts';
 
 const NOW = Date.parse('2026-11-22T10:00:00.000Z');
 

@@ -15,12 +15,12 @@ import type { Clock } from '../lib/clock.ts';
 import { mediaFitOf, targetMediaItems } from '../posts/library-media.ts';
 import { descriptorOf } from '../platforms/registry.ts';
 import type { FailureCategory, TargetContent } from '../platforms/types.ts';
-import type { MediaFacts } from './facts.ts';
-import type { MediaDal } from './media-dal.ts';
-import { extensionOf, originalPath, renditionPath } from './present.ts';
-import { makeRendition } from './renditions.ts';
-import { planFit, type RenditionSpec } from './rules.ts';
-import type { MediaStore } from './store.ts';
+import type { MediaFacts } from '../media/facts.ts';
+import type { MediaDal } from '../media/media-dal.ts';
+import { extensionOf, originalPath, renditionPath } from '../media/present.ts';
+import { makeRendition } from '../media/renditions.ts';
+import { planFit, type RenditionSpec } from '../media/rules.ts';
+import type { MediaStore } from '../media/store.ts';
 
 export type Prepared = { ok: true; content: TargetContent } | { ok: false; category: FailureCategory; message: string };
 

@@ -1,5 +1,5 @@
-// Opaque keyset cursors: the (createdAt, id) of the last post of a page. Stable while posts are being
-// created, because new posts sort before every cursor already handed out.
+// Opaque keyset cursors for every list (posts, media, webhook deliveries): the (createdAt, id) of the last
+// item of a page. Stable while items are being created, because new ones sort before every cursor handed out.
 
 export interface Cursor {
   createdAt: number;
