@@ -20,7 +20,7 @@ import { libraryIdsOf, resolveLibraryMedia, type LibraryReader, type LibraryRows
 import { decodeCursor, encodeCursor } from '../contract/cursor.ts';
 import type { PostsDal } from './posts-dal.ts';
 import { presentPost } from './present.ts';
-import { bodyOf } from './update-service.ts';
+import { bodyOf } from './stored-body.ts';
 import { resolveMode, resolveTargets, type CreatePlan } from './rules.ts';
 import { MAX_TARGETS, type CreatePostInput, type ListPostsInput, type PostOut } from './schemas.ts';
 

@@ -11,14 +11,12 @@ import { postScheduled, postUpdated, type CatalogEvent } from '../events/catalog
 import type { ClaimRef, IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { Clock } from '../lib/clock.ts';
-import { fromJson } from '../lib/json.ts';
-import type { Platform } from '../platforms/registry.ts';
 import type { QueueService } from '../queue/queue-service.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import type { MediaDal } from '../media/media-dal.ts';
 import { compose } from './compose.ts';
+import { bodyOf } from './stored-body.ts';
 import { libraryIdsOf } from './library-media.ts';
-import { presentPostSettings, type PostSettings } from './post-settings.ts';
 import type { PostsDal } from './posts-dal.ts';
 import type { PostsService, PublishStarter } from './posts-service.ts';
 import { presentPost } from './present.ts';
@@ -33,28 +31,6 @@ const MODE_FIELDS = ['isDraft', 'publishNow', 'scheduledFor', 'queue'] as const;
 function editable(post: PostRow, targets: readonly TargetRow[]): boolean {
   if (post.status !== 'draft' && post.status !== 'scheduled') return false;
   return targets.every((t) => t.status === 'pending' && t.attempts === 0);
-}
-
-/** The post as a create body: what a PATCH changes (and the media it names, for its uses). */
-export function bodyOf(post: PostRow, targets: readonly TargetRow[]): CreatePostInput {
-  const settings = presentPostSettings(fromJson<PostSettings | null>(post.post_settings, null));
-  const body: CreatePostInput = {
-    mediaItems: fromJson(post.media_items, []),
-    platforms: [...targets]
-      .sort((a, b) => a.position - b.position)
-      .map((t) => ({
-        platform: t.platform as Platform,
-        accountId: t.account_id,
-        ...(t.custom_content !== null ? { customContent: t.custom_content } : {}),
-        ...(t.custom_media !== null ? { customMedia: fromJson(t.custom_media, []) } : {}),
-        ...(t.platform_specific_data !== null ? { platformSpecificData: fromJson(t.platform_specific_data, {}) } : {}),
-      })),
-    timezone: post.timezone,
-    tags: fromJson(post.tags, []),
-  };
-  if (post.content !== null) body.content = post.content;
-  for (const [field, value] of Object.entries(settings)) if (value !== null) body[field] = value;
-  return body;
 }
 
 /** If-Match: "<version>" (quotes and a weak prefix allowed); undefined when absent. */
