@@ -66,7 +66,8 @@ export interface ProcessMemory {
   /** Slope over the same window of what is neither (resident − heap total − external: malloc'd native memory, code), MB/min. */
   outsideSlopeMbPerMinute: number;
   /** The environment this process was started with on top of the bench's (BENCH_ENV_API_2 and the like), if any. */
-  extraEnv?: string;
+  extraEnv?: string;  /** Every sample under load: seconds since the start, resident, V8 heap total and external MB (for the JSON beside the report). */
+  series: [number, number, number | null, number | null][];
 }
 
 export interface SoakFigures {
@@ -1166,6 +1167,7 @@ export async function benchLoad(
           outsideSlopeMbPerMinute:
             Math.round(slope(window.filter((p) => p.heapTotal !== undefined && p.external !== undefined).map((p) => ({ t: p.t / 60, mb: p.mb - p.heapTotal! - p.external! }))) * 100) / 100,
           extraEnv: l.extraEnv,
+          series: underLoad.map((p) => [Math.round(p.t), r1(p.mb), p.heapTotal === undefined ? null : r1(p.heapTotal), p.external === undefined ? null : r1(p.external)]),
         };
       });
       soakFigures = {
