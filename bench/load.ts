@@ -323,7 +323,9 @@ export async function benchLoad(
           // not JSON: kept as text
         }
         const answer = { status: res.status, body: parsed, cutOff, setCookie: res.headers.get('set-cookie') };
-        if (cutOff && answer.status === 409 && parsed?.code === 'idempotency_key_in_use' && attempt < 200) {
+        // An MCP tool call answers 200 and carries the same refusal in its result.
+        const inUse = (answer.status === 409 && parsed?.code === 'idempotency_key_in_use') || (path === '/mcp' && text.includes('idempotency_key_in_use'));
+        if (cutOff && inUse && attempt < 200) {
           await new Promise((r) => setTimeout(r, 250));
           continue;
         }
