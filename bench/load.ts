@@ -16,7 +16,10 @@
 // process (API or worker) is killed with SIGKILL every 5 minutes (SOAK_KILL_EVERY_SECONDS) and started
 // again. At the end every emulator's ledger is checked against Herald's targets (published but not on the
 // platform, or there twice), every 5xx is listed, and each process's resident memory is reported: start,
-// end, max, and its slope over the last 20 minutes.
+// end, max, and its slope over the last 20 minutes, beside its V8 heap total and `external` (from its /metrics).
+// For finding what raises memory: SOAK_ROUTES (a regular expression) runs only the routes it matches;
+// BENCH_API_PROCESSES=4 starts more API processes sharing the requests, and BENCH_ENV_API_3='K=V …' starts
+// one of them with other settings, so it is measured against the others under the same load.
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
