@@ -28,7 +28,8 @@ WORKDIR /app
 # MALLOC_ARENA_MAX: glibc gives each thread that allocates (libuv's pool, libvips, V8's GC helpers) an arena
 # of its own, up to 8 per core, and memory freed in one is not reused by another. Two arenas kept an API
 # process about 20 MB smaller under the soak (bench/RESULTS.md). glibc reads it when the process starts,
-# so it is set here, not by Herald.
+# so it is set here, not by Herald. jemalloc (LD_PRELOAD) and a fixed mmap threshold (GLIBC_TUNABLES) were
+# measured too and did not slow the API processes' remaining rise, which is V8's (docs/operations.md, Memory).
 ENV HOST=0.0.0.0 \
     PORT=3000 \
     HERALD_DATA_DIR=/data \

@@ -16,7 +16,10 @@
 // process (API or worker) is killed with SIGKILL every 5 minutes (SOAK_KILL_EVERY_SECONDS) and started
 // again. At the end every emulator's ledger is checked against Herald's targets (published but not on the
 // platform, or there twice), every 5xx is listed, and each process's resident memory is reported: start,
-// end, max, and its slope over the last 20 minutes.
+// end, max, and its slope over the last 20 minutes, beside its V8 heap total and `external` (from its /metrics).
+// For finding what raises memory: SOAK_ROUTES (a regular expression) runs only the routes it matches;
+// BENCH_API_PROCESSES=4 starts more API processes sharing the requests, and BENCH_ENV_API_3='K=V …' starts
+// one of them with other settings, so it is measured against the others under the same load.
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -60,6 +63,14 @@ export interface ProcessMemory {
   slopeMbPerMinute: number;
   slopeOverMinutes: number;
   killed: boolean;
+  /** From the process's /metrics, first and last sample under load: V8 heap reserved, and `external` (Buffers and ArrayBuffers included), MB. */
+  heapTotalMb: [number, number];
+  externalMb: [number, number];
+  /** Slope over the same window of what is neither (resident − heap total − external: malloc'd native memory, code), MB/min. */
+  outsideSlopeMbPerMinute: number;
+  /** The environment this process was started with on top of the bench's (BENCH_ENV_API_2 and the like), if any. */
+  extraEnv?: string;  /** Every sample under load: seconds since the start, resident, V8 heap total and external MB (for the JSON beside the report). */
+  series: [number, number, number | null, number | null][];
 }
 
 export interface SoakFigures {
@@ -172,6 +183,21 @@ function slope(points: { t: number; mb: number }[]): number {
   return den === 0 ? 0 : num / den;
 }
 
+/**
+ * Environment for one process on top of the bench's, for side-by-side trials of allocator settings:
+ * BENCH_ENV_API_2='GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072' starts api-2 (each of its lives) with it.
+ */
+function processEnv(name: string): Record<string, string> {
+  const spec = process.env[`BENCH_ENV_${name.toUpperCase().replace(/-/g, '_')}`];
+  if (!spec) return {};
+  return Object.fromEntries(
+    spec
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+}
+
 export async function benchLoad(
   options: {
     postgres?: PostgresServer;
@@ -217,24 +243,42 @@ export async function benchLoad(
   const procs = new Map<string, ServerProcess>();
   const started = Date.now();
   /** Every life of every process, for the soak's memory report. */
-  const lives: { name: string; proc: ServerProcess; from: number; to: number | null; killed: boolean; samples: { t: number; mb: number }[] }[] = [];
+  const lives: {
+    name: string;
+    proc: ServerProcess;
+    from: number;
+    to: number | null;
+    killed: boolean;
+    extraEnv?: string;
+    samples: { t: number; mb: number; heapTotal?: number; external?: number }[];
+  }[] = [];
   const start = async (name: string) => {
-    const proc = await startHerald(env, ['--role', name.startsWith('api') ? (split ? 'api' : 'all') : 'worker']);
+    const extra = processEnv(name);
+    const proc = await startHerald({ ...env, ...extra }, ['--role', name.startsWith('api') ? (split ? 'api' : 'all') : 'worker']);
     procs.set(name, proc);
-    lives.push({ name, proc, from: (Date.now() - started) / 1000, to: null, killed: false, samples: [] });
+    const extraEnv = Object.keys(extra).length > 0 ? Object.entries(extra).map(([k, v]) => `${k}=${v}`).join(' ') : undefined;
+    lives.push({ name, proc, from: (Date.now() - started) / 1000, to: null, killed: false, extraEnv, samples: [] });
     return proc;
   };
-  for (const name of split ? ['api-1', 'api-2', 'worker-1', 'worker-2'] : ['api-1']) await start(name);
+  // More API processes side by side (BENCH_API_PROCESSES, PostgreSQL only): each gets its share of the same
+  // requests, so one started with other settings (BENCH_ENV_API_3) is measured against the others under one load.
+  const apiNames = Array.from({ length: split ? Math.max(2, Number(process.env.BENCH_API_PROCESSES ?? 2)) : 1 }, (_, i) => `api-${i + 1}`);
+  for (const name of split ? [...apiNames, 'worker-1', 'worker-2'] : ['api-1']) await start(name);
   const apis = () => [...procs].filter(([n]) => n.startsWith('api')).map(([, p]) => p);
   const memory: MemorySample[] = [];
   const steady = new Set(split ? ['api-2', 'worker-2'] : ['api-1']);
   const sample = async () => {
     const s: MemorySample = { atSeconds: Math.round((Date.now() - started) / 1000), rssMb: {}, heapUsedMb: {}, heapTotalMb: {}, externalMb: {} };
-    for (const life of lives) {
-      if (life.to !== null || life.proc.child.pid === undefined) continue;
-      const mb = rssOfPid(life.proc.child.pid);
-      if (mb !== null) life.samples.push({ t: (Date.now() - started) / 1000, mb });
-    }
+    await Promise.all(
+      lives.map(async (life) => {
+        if (life.to !== null || life.proc.child.pid === undefined) return;
+        const t = (Date.now() - started) / 1000;
+        const mb = rssOfPid(life.proc.child.pid);
+        // The V8 heap and `external` from the process's own /metrics (prom-client reads process.memoryUsage()).
+        const m = soak ? await memoryMb(life.proc.url).catch(() => null) : null;
+        if (mb !== null) life.samples.push({ t, mb, heapTotal: m?.heapTotal, external: m?.external });
+      }),
+    );
     for (const name of steady) {
       const p = procs.get(name);
       const m = p ? await memoryMb(p.url).catch(() => null) : null;
@@ -282,7 +326,9 @@ export async function benchLoad(
           // not JSON: kept as text
         }
         const answer = { status: res.status, body: parsed, cutOff, setCookie: res.headers.get('set-cookie') };
-        if (cutOff && answer.status === 409 && parsed?.code === 'idempotency_key_in_use' && attempt < 200) {
+        // An MCP tool call answers 200 and carries the same refusal in its result.
+        const inUse = (answer.status === 409 && parsed?.code === 'idempotency_key_in_use') || (path === '/mcp' && text.includes('idempotency_key_in_use'));
+        if (cutOff && inUse && attempt < 200) {
           await new Promise((r) => setTimeout(r, 250));
           continue;
         }
@@ -896,6 +942,12 @@ export async function benchLoad(
       return { steps, accounts, counts };
     }
     if (soakState) steps.push(...soakState.steps);
+    // SOAK_ROUTES (a regular expression): only the routes it matches, to find which of them raises memory.
+    if (soak && process.env.SOAK_ROUTES) {
+      const only = new RegExp(process.env.SOAK_ROUTES);
+      steps.splice(0, steps.length, ...steps.filter((s) => only.test(s.route)));
+      if (steps.length === 0) throw new Error(`SOAK_ROUTES ${process.env.SOAK_ROUTES} matches no route`);
+    }
 
     const latencies = new Map<string, number[]>();
     const unexpected: string[] = [];
@@ -1115,6 +1167,12 @@ export async function benchLoad(
           slopeMbPerMinute: Math.round(slope(window.map((p) => ({ t: p.t / 60, mb: p.mb }))) * 100) / 100,
           slopeOverMinutes: r1(window.length > 1 ? (window.at(-1)!.t - window[0]!.t) / 60 : 0),
           killed: l.killed,
+          heapTotalMb: [r1(underLoad[0]?.heapTotal ?? NaN), r1(underLoad.at(-1)?.heapTotal ?? NaN)],
+          externalMb: [r1(underLoad[0]?.external ?? NaN), r1(underLoad.at(-1)?.external ?? NaN)],
+          outsideSlopeMbPerMinute:
+            Math.round(slope(window.filter((p) => p.heapTotal !== undefined && p.external !== undefined).map((p) => ({ t: p.t / 60, mb: p.mb - p.heapTotal! - p.external! }))) * 100) / 100,
+          extraEnv: l.extraEnv,
+          series: underLoad.map((p) => [Math.round(p.t), r1(p.mb), p.heapTotal === undefined ? null : r1(p.heapTotal), p.external === undefined ? null : r1(p.external)]),
         };
       });
       soakFigures = {
@@ -1208,9 +1266,12 @@ export function soakSection(l: LoadFigures, meta: { date: string; commit: string
     '',
     `Resident memory (VmRSS from /proc, every 10 s) of each process's life under load (a process started again after a kill is a new life; \`to\` is its kill or the end of the load), MB; the slope is a least-squares fit over the last 20 minutes of that (or all of it, when shorter):`,
     '',
-    '| process | pid | from – to | start | end | max | slope | over |',
-    '|---|---|---|---|---|---|---|---|',
-    ...herald.map((p) => `| ${p.name}${p.killed ? ' (killed)' : ''} | ${p.pid} | ${p.fromSeconds}–${p.toSeconds} s | ${p.startMb} | ${p.endMb} | ${p.maxMb} | ${p.slopeMbPerMinute} MB/min | ${p.slopeOverMinutes} min |`),
+    '| process | pid | from – to | start | end | max | slope | over | V8 heap total | external | slope outside both |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...herald.map(
+      (p) =>
+        `| ${p.name}${p.killed ? ' (killed)' : ''}${p.extraEnv ? ` (\`${p.extraEnv}\`)` : ''} | ${p.pid} | ${p.fromSeconds}–${p.toSeconds} s | ${p.startMb} | ${p.endMb} | ${p.maxMb} | ${p.slopeMbPerMinute} MB/min | ${p.slopeOverMinutes} min | ${p.heapTotalMb[0]} → ${p.heapTotalMb[1]} | ${p.externalMb[0]} → ${p.externalMb[1]} | ${p.outsideSlopeMbPerMinute} MB/min |`,
+    ),
     '',
     '| route | requests | p50 | p99 | unexpected |',
     '|---|---|---|---|---|',
