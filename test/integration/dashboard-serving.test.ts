@@ -13,6 +13,7 @@ import { startHerald, type TestHerald } from '../helpers/herald.ts';
 import { connectAccount } from '../helpers/connect.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
 import { createEmulators } from '../../src/sandbox/index.ts';
+import { createCalendarDal } from '../../src/posts/calendar-dal.ts';
 
 let h: TestHerald;
 let server: EmulatorServer;
@@ -101,4 +102,28 @@ test("the calendar places each post by published, else scheduled, else created t
     assert.equal(bad.body.code, 'VALIDATION_ERROR');
   }
   assert.equal((await h.request('GET', `/app/api/calendar?from=${from}&to=${to}`, { key: null })).status, 401);
+});
+
+test('the calendar read is placed, ordered and cut at its limit by the database: the first posts in time, and truncated', async () => {
+  const key = await h.newKey('busy calendar');
+  const base = new Date(Date.now() + 20 * 86_400_000);
+  base.setUTCHours(9, 0, 0, 0);
+  // Created out of time order, so an answer in time order is the read's doing.
+  const made: { id: string; at: string }[] = [];
+  for (const hours of [5, 1, 4, 2, 3]) {
+    const at = new Date(base.getTime() + hours * 3_600_000).toISOString();
+    const res = await h.request('POST', '/v1/posts', { key: key.key, body: { content: `at +${hours} h`, isDraft: true, scheduledFor: at } });
+    assert.equal(res.status, 201, res.text);
+    made.push({ id: res.body.id, at });
+  }
+  const calendar = createCalendarDal({ db: h.runtime.db.kysely });
+  const from = base.getTime();
+  const to = base.getTime() + 86_400_000;
+  const cut = await calendar.between(key.id, from, to, 3);
+  const inTime = [...made].sort((a, b) => a.at.localeCompare(b.at));
+  assert.deepEqual(cut.posts.map((p) => [p.post.id, p.at]), inTime.slice(0, 3).map((p) => [p.id, p.at]));
+  assert.equal(cut.truncated, true);
+  const all = await calendar.between(key.id, from, to, 5);
+  assert.equal(all.posts.length, 5);
+  assert.equal(all.truncated, false);
 });
