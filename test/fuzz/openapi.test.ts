@@ -1,6 +1,8 @@
 // Fuzzing from the OpenAPI document: for every operation it lists, fast-check generates valid and
 // invalid requests (from the route's own schemas, plus hand-made bodies that reach the success paths of
-// media upload and import, bulk in JSON and CSV, validate, queue, unpublish and PATCH) and the answers are
+// media upload and import, bulk in JSON and CSV, validate, queue, unpublish, PATCH, retry, edit, connect
+// and webhooks, on fixtures made in `before`: real ids, a webhook receiver, failed and editable posts, grants
+// from the sandbox's consent pages) and the answers are
 // checked: never a 5xx, never a stack trace or a source path, every error in API.md's shape (B on POST
 // /v1/posts, A elsewhere), every 2xx body valid against its response schema. POST /mcp (hidden from the
 // document) gets JSON-RPC bodies, good and broken, and tool arguments derived from each tool's input schema;
@@ -12,8 +14,12 @@ import assert from 'node:assert/strict';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
-import { connectAccount } from '../helpers/connect.ts';
+import { CALLBACK, connectAccount } from '../helpers/connect.ts';
 import { publishNow, startWorld, type World } from '../helpers/e2e.ts';
+import { approveConsent } from '../helpers/platform.ts';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
+import { deleteADraft, eventually, listDeliveries, saveSettings } from '../helpers/webhooks.ts';
+import { EVENT_NAMES } from '../../src/events/catalog.ts';
 import { arbitraryFor, invalidFor, type Schema } from './schema-arbitrary.ts';
 
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 120);
@@ -31,7 +37,11 @@ interface Operation {
 
 let w: World;
 let doc: { paths: Record<string, Record<string, any>>; components?: { schemas?: Record<string, Schema> } };
-const real: { postIds: string[]; mediaIds: string[]; accounts: { platform: string; accountId: string }[] } = { postIds: [], mediaIds: [], accounts: [] };
+const real: { postIds: string[]; mediaIds: string[]; accounts: { platform: string; accountId: string }[]; deliveryIds: string[] } = { postIds: [], mediaIds: [], accounts: [], deliveryIds: [] };
+/** Receives the webhooks of the key's settings, which every /v1/webhooks operation starts from. */
+let receiver: Receiver;
+/** The events the fixture's settings subscribe to (few, so that the run's posts do not flood the receiver). */
+const FIXTURE_EVENTS = ['post.deleted', 'account.connected'];
 // A 1×1 PNG: what uploads send, besides whatever the generators make.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 let sent = 0;
@@ -89,14 +99,26 @@ const wellFormed = (s: string) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|
 
 const FRESH_DRAFT = '<a draft created for this request>';
 const FRESH_PUBLISHED = '<a post published for this request>';
+const FRESH_FAILED = '<a post with a failed target, made for this request>';
+/** A code and its state from the platform's consent page, for this request (POST /v1/connect/{platform}). */
+const FRESH_CODE = '<a code from the consent page>';
+const FRESH_STATE = '<the state of that code>';
+/** The platforms whose consent the fuzzer plays (OAuth, no server to name): their grants are made per request. */
+const CONSENTS: Record<string, Record<string, string>> = { twitter: {}, threads: {}, facebook: { sandbox_pages: '1' }, linkedin: { sandbox_pages: '1' } };
 
 /** Path parameters: mostly real ids, so successes are exercised too, sometimes made up ones. */
 function pathValue(name: string, schema: Schema, op: Operation): fc.Arbitrary<string> {
   if (op.path.startsWith('/v1/media/') && name === 'id') {
     return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...real.mediaIds) }, { weight: 1, arbitrary: fc.constantFrom('med_nope', 'x'.repeat(100), '...') });
   }
+  if (op.path.startsWith('/v1/webhooks/deliveries/') && name === 'id') {
+    return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...real.deliveryIds) }, { weight: 1, arbitrary: fc.constantFrom('whd_nope', 'x'.repeat(100), '...') });
+  }
+  if (op.path.startsWith('/v1/connect/') && name === 'platform') {
+    return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...Object.keys(CONSENTS)) }, { weight: 1, arbitrary: arbitraryFor(schema).map(String) }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 12 }) });
+  }
   if (name === 'postId') {
-    const fresh = op.path.endsWith('/unpublish') || op.path.endsWith('/edit') ? FRESH_PUBLISHED : FRESH_DRAFT;
+    const fresh = op.path.endsWith('/unpublish') || op.path.endsWith('/edit') ? FRESH_PUBLISHED : op.path.endsWith('/retry') ? FRESH_FAILED : FRESH_DRAFT;
     return fc.oneof(
       { weight: 6, arbitrary: fc.constant(fresh) },
       { weight: 1, arbitrary: fc.constantFrom(...real.postIds) },
@@ -214,6 +236,16 @@ function bodiesFor(op: Operation): fc.WeightedArbitrary<Body>[] {
       const slot = fc.record({ day: fc.constantFrom('mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'), time: fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([hh, mm]) => `${String(hh).padStart(2, '0')}:${String(mm).padStart(2, '0')}`) });
       made.push(json(fc.record({ timezone: fc.constantFrom('UTC', 'Europe/Paris', 'America/New_York'), slots: fc.array(slot, { minLength: 1, maxLength: 8 }) })));
     }
+    if (route === 'POST /v1/posts/{postId}/edit') {
+      made.push(json(fc.record({ content: fc.string({ minLength: 1, maxLength: 60 }).filter((c) => c.trim() !== ''), platform: fc.constant('twitter') }, { requiredKeys: ['content'] })));
+    }
+    if (route === 'POST /v1/webhooks/settings') {
+      // The receiver's URL (the fixture's, so a later DELETE has settings to remove), events, and a secret or not.
+      const secret = fc.uint8Array({ minLength: 24, maxLength: 64 }).map((b) => `whsec_${Buffer.from(b).toString('base64')}`);
+      const events = fc.shuffledSubarray([...EVENT_NAMES], { minLength: 1 });
+      made.push(json(fc.record({ url: fc.constant(receiver.url), events, secret }, { requiredKeys: ['url', 'events'] })));
+    }
+    if (route === 'POST /v1/connect/{platform}') made.push(json(fc.constant({ code: FRESH_CODE, state: FRESH_STATE, redirect_url: CALLBACK })), json(fc.constant({ code: FRESH_CODE, redirect_url: CALLBACK })));
     if (route === 'POST /v1/posts/{postId}/unpublish') made.push(json(fc.constant({})), json(fc.record({ platforms: fc.array(someTarget(), { maxLength: 2 }) }, { requiredKeys: [] })));
     if (route === 'POST /v1/media/import') {
       made.push(json(fc.record({ url: fc.constantFrom(w.media('sample.jpg'), w.media('sample.png'), `${w.media('sample.jpg')}?bytes=5000`, `${w.server.mediaUrl}/nothing.jpg`), altText: fc.string({ maxLength: 50 }) }, { requiredKeys: ['url'] })));
@@ -229,10 +261,16 @@ function requestFor(op: Operation) {
   const path = fc.record(Object.fromEntries(op.params.filter((p) => p.in === 'path').map((p) => [p.name, pathValue(p.name, p.schema, op)])));
   const queryParams = op.params.filter((p) => p.in === 'query');
   const validQuery = fc.record(Object.fromEntries(queryParams.map((p) => [p.name, arbitraryFor(p.schema)])), { requiredKeys: queryParams.filter((p) => p.required).map((p) => p.name) });
+  // Hand-made queries that reach the success path: the consent flow's redirect URL (API.md section 6).
+  const madeQuery: fc.WeightedArbitrary<Record<string, unknown>>[] = [];
+  if (op.method === 'GET' && op.path === '/v1/connect/{platform}') {
+    madeQuery.push({ weight: 8, arbitrary: fc.record({ redirect_url: fc.constantFrom(CALLBACK, 'http://localhost:3000/callback', 'https://app.example.com/cb?from=fuzz') }) });
+  }
   const query =
     queryParams.length === 0
       ? fc.oneof({ weight: 5, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.constant({ surprise: '1' }) })
       : fc.oneof(
+          ...madeQuery,
           { weight: 4, arbitrary: validQuery },
           { weight: 1, arbitrary: validQuery.map((q) => ({ ...q, surprise: 'x' })) },
           { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...queryParams.map((p) => p.name)), fc.string({ maxLength: 10 })) },
@@ -255,7 +293,9 @@ function requestFor(op: Operation) {
     { weight: 1, arbitrary: fc.constant('none' as const) },
     { weight: 1, arbitrary: fc.constant('bad' as const) },
   );
-  return fc.record({ path, query, headers, body: fc.oneof(...bodiesFor(op)), auth, idempotencyKey: fc.option(fc.uuid(), { freq: 3 }) });
+  // DELETE /v1/webhooks/settings removes what the others need: most runs save the fixture's settings first.
+  const withSettings = op.method === 'DELETE' && op.path === '/v1/webhooks/settings' ? fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }) : fc.constant(false);
+  return fc.record({ path, query, headers, body: fc.oneof(...bodiesFor(op)), auth, idempotencyKey: fc.option(fc.uuid(), { freq: 3 }), withSettings });
 }
 
 function checkError(op: Operation, status: number, body: any, text: string, reached = true) {
@@ -285,10 +325,20 @@ function checkError(op: Operation, status: number, body: any, text: string, reac
 const publishers: { platform: string; accountId: string }[] = [];
 let published = 0;
 
+/** A LinkedIn account no other request publishes to: its emulator's next post refusal is this request's. */
+let failing: { platform: string; accountId: string };
+
 async function freshPostId(kind: string): Promise<string> {
   if (kind === FRESH_PUBLISHED) {
     const account = publishers[published++ % publishers.length]!;
     return (await publishNow(w.h, { content: `fuzz published ${Math.random()}`, platforms: [account] })).id;
+  }
+  if (kind === FRESH_FAILED) {
+    // Refused once (not retried: a rejection is final), so that the retry publishes it.
+    w.emu('linkedin').faults.add({ kind: 'validation', method: 'POST', path: '/rest/posts', count: 1 });
+    const post = await publishNow(w.h, { content: `fuzz failed ${Math.random()}`, platforms: [failing] });
+    assert.equal(post.status, 'failed', JSON.stringify(post));
+    return post.id;
   }
   const fresh = await w.h.request('POST', '/v1/posts', { body: { content: 'fuzz target', isDraft: true } });
   return fresh.body.id;
@@ -300,7 +350,11 @@ before(async () => {
     const c = await connectAccount(w.h, p, { sandbox_pages: '1' });
     real.accounts.push({ platform: p, accountId: c.accountId });
   }
-  for (let i = 0; i < 4; i++) publishers.push({ platform: 'twitter', accountId: (await connectAccount(w.h, 'twitter', { sandbox_user: `fuzz_publisher_${i}` })).accountId });
+  // Paid X accounts, so that their posts can be edited too (API.md section 5, edit).
+  for (let i = 0; i < 4; i++) {
+    publishers.push({ platform: 'twitter', accountId: (await connectAccount(w.h, 'twitter', { sandbox_user: `fuzz_publisher_${i}`, sandbox_subscription: 'Premium' })).accountId });
+  }
+  failing = { platform: 'linkedin', accountId: (await connectAccount(w.h, 'linkedin', { sandbox_user: 'Fuzz Failing' })).accountId };
   for (let i = 0; i < 4; i++) {
     const up = await fetch(`${w.h.url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${w.h.key}`, 'content-type': 'image/png' }, body: PNG });
     real.mediaIds.push(((await up.json()) as { id: string }).id);
@@ -309,18 +363,52 @@ before(async () => {
     const post = await w.h.request('POST', '/v1/posts', { body: { content: `seed ${i}`, isDraft: true } });
     real.postIds.push(post.body.id);
   }
+  // Webhook settings pointing at a receiver, and settled deliveries for the delivery routes.
+  receiver = await startReceiver();
+  await restoreSettings();
+  for (let i = 0; i < 3; i++) await deleteADraft(w.h);
+  const settled = await eventually(async () => {
+    const list = await listDeliveries(w.h);
+    return list.length >= 3 && list.every((d) => d.status !== 'pending') ? list : undefined;
+  }, undefined, 'the fixture deliveries to settle');
+  real.deliveryIds.push(...settled.map((d) => d.id));
   doc = (await w.h.request('GET', '/openapi.json', { key: null })).body;
 });
-after(() => w.close());
+after(async () => {
+  await w.close();
+  await receiver.close();
+});
+
+/** The fixture's webhook settings, saved again (a run may have changed or removed them). */
+async function restoreSettings() {
+  await saveSettings(w.h, { url: receiver.url, events: FIXTURE_EVENTS });
+}
+
+/** A code and state from the consent page of `platform` (GET /v1/connect, then the user's approval), for one POST /v1/connect. */
+async function freshGrant(platform: string): Promise<{ code: string; state: string }> {
+  const start = await w.h.request('GET', `/v1/connect/${platform}?redirect_url=${encodeURIComponent(CALLBACK)}`);
+  assert.equal(start.status, 200, start.text);
+  const { code } = await approveConsent(start.body.authUrl, CONSENTS[platform]);
+  return { code, state: start.body.state };
+}
 
 test(`every operation of /openapi.json survives ${RUNS_PER_OPERATION} generated requests (seed ${SEED})`, { timeout: 900_000 }, async (t) => {
   const ops = operations();
   assert.ok(ops.length >= 30, `operations found: ${ops.map((o) => `${o.method} ${o.path}`).join(', ')}`);
   for (const [index, op] of ops.entries()) {
+    // Every webhooks operation starts from the fixture's settings (POST may have replaced them, DELETE removed them).
+    if (op.path.startsWith('/v1/webhooks/')) await restoreSettings();
     await fc.assert(
       fc.asyncProperty(requestFor(op), async (r) => {
         const ids = r.path as Record<string, string>;
-        if (ids.postId === FRESH_DRAFT || ids.postId === FRESH_PUBLISHED) ids.postId = await freshPostId(ids.postId);
+        if (ids.postId === FRESH_DRAFT || ids.postId === FRESH_PUBLISHED || ids.postId === FRESH_FAILED) ids.postId = await freshPostId(ids.postId);
+        if (r.withSettings) await restoreSettings();
+        const grant = r.body.json as Record<string, unknown> | undefined;
+        if (grant?.code === FRESH_CODE) {
+          // A real code (and its state) of the path's platform; another platform's code where it has no consent page here.
+          const fresh = await freshGrant(Object.hasOwn(CONSENTS, ids.platform!) ? ids.platform! : 'twitter');
+          r.body = { json: { ...grant, code: fresh.code, ...(grant.state === FRESH_STATE ? { state: fresh.state } : {}) } };
+        }
         // Dots encoded too: fetch would resolve a ".." segment and send the request to another route.
         const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(wellFormed(ids[name] ?? 'x')).replace(/\./g, '%2E'));
         const qs = new URLSearchParams(Object.entries(r.query as Record<string, unknown>).map(([k, v]): [string, string] => [k, String(v)])).toString();
@@ -363,10 +451,8 @@ test(`every operation of /openapi.json survives ${RUNS_PER_OPERATION} generated 
   const ok = [...statuses].filter(([s]) => s.startsWith('2')).reduce((n, [, c]) => n + c, 0);
   assert.ok(ok >= sent / 10, `only ${ok} of ${sent} answers were successes; the fuzzer must reach the success paths too`);
   if (RUNS_PER_OPERATION >= 120) {
-    // Part two's routes: each one's success path was reached, not only its refusals.
-    for (const route of ['POST /v1/media', 'POST /v1/media/import', 'POST /v1/posts/bulk', 'POST /v1/posts/validate', 'PUT /v1/queue', 'GET /v1/queue', 'POST /v1/posts/{postId}/unpublish', 'PATCH /v1/posts/{postId}']) {
-      assert.ok((successes.get(route) ?? 0) > 0, `${route} never answered 2xx`);
-    }
+    // Every operation's success path was reached, not only its refusals.
+    for (const route of ops.map((o) => `${o.method} ${o.path}`)) assert.ok((successes.get(route) ?? 0) > 0, `${route} never answered 2xx`);
   }
 });
 
