@@ -100,6 +100,8 @@ const wellFormed = (s: string) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|
 const FRESH_DRAFT = '<a draft created for this request>';
 const FRESH_PUBLISHED = '<a post published for this request>';
 const FRESH_FAILED = '<a post with a failed target, made for this request>';
+const FRESH_MEDIA = '<a media item uploaded for this request>';
+const FRESH_ACCOUNT = '<an account connected for this request>';
 /** A code and its state from the platform's consent page, for this request (POST /v1/connect/{platform}). */
 const FRESH_CODE = '<a code from the consent page>';
 const FRESH_STATE = '<the state of that code>';
@@ -109,7 +111,9 @@ const CONSENTS: Record<string, Record<string, string>> = { twitter: {}, threads:
 /** Path parameters: mostly real ids, so successes are exercised too, sometimes made up ones. */
 function pathValue(name: string, schema: Schema, op: Operation): fc.Arbitrary<string> {
   if (op.path.startsWith('/v1/media/') && name === 'id') {
-    return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...real.mediaIds) }, { weight: 1, arbitrary: fc.constantFrom('med_nope', 'x'.repeat(100), '...') });
+    // DELETE removes an item (or finds it in use): mostly one uploaded for it, so that it has one to remove.
+    const own = op.method === 'DELETE' ? [{ weight: 4, arbitrary: fc.constant(FRESH_MEDIA) }] : [];
+    return fc.oneof(...own, { weight: 4, arbitrary: fc.constantFrom(...real.mediaIds) }, { weight: 1, arbitrary: fc.constantFrom('med_nope', 'x'.repeat(100), '...') });
   }
   if (op.path.startsWith('/v1/webhooks/deliveries/') && name === 'id') {
     return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...real.deliveryIds) }, { weight: 1, arbitrary: fc.constantFrom('whd_nope', 'x'.repeat(100), '...') });
@@ -126,7 +130,11 @@ function pathValue(name: string, schema: Schema, op: Operation): fc.Arbitrary<st
       { weight: 1, arbitrary: fc.constantFrom('post_nope', 'x'.repeat(100), '%20', '...') },
     );
   }
-  if (name === 'accountId') return fc.oneof(fc.constantFrom(...real.accounts.map((a) => a.accountId)), fc.string({ minLength: 1, maxLength: 20 }));
+  if (name === 'accountId') {
+    // DELETE disconnects: mostly an account connected for it (path's platform set to match).
+    const own = op.method === 'DELETE' ? [{ weight: 2, arbitrary: fc.constant(FRESH_ACCOUNT) }] : [];
+    return fc.oneof(...own, { weight: 1, arbitrary: fc.constantFrom(...real.accounts.map((a) => a.accountId)) }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 20 }) });
+  }
   return fc.oneof(arbitraryFor(schema).map(String), fc.string({ minLength: 1, maxLength: 12 }));
 }
 
@@ -245,6 +253,7 @@ function bodiesFor(op: Operation): fc.WeightedArbitrary<Body>[] {
       const events = fc.shuffledSubarray([...EVENT_NAMES], { minLength: 1 });
       made.push(json(fc.record({ url: fc.constant(receiver.url), events, secret }, { requiredKeys: ['url', 'events'] })));
     }
+    if (route === 'POST /v1/webhooks/test') made.push(json(fc.record({ event: fc.constantFrom(...EVENT_NAMES) })));
     if (route === 'POST /v1/connect/{platform}') made.push(json(fc.constant({ code: FRESH_CODE, state: FRESH_STATE, redirect_url: CALLBACK })), json(fc.constant({ code: FRESH_CODE, redirect_url: CALLBACK })));
     if (route === 'POST /v1/posts/{postId}/unpublish') made.push(json(fc.constant({})), json(fc.record({ platforms: fc.array(someTarget(), { maxLength: 2 }) }, { requiredKeys: [] })));
     if (route === 'POST /v1/media/import') {
@@ -265,6 +274,10 @@ function requestFor(op: Operation) {
   const madeQuery: fc.WeightedArbitrary<Record<string, unknown>>[] = [];
   if (op.method === 'GET' && op.path === '/v1/connect/{platform}') {
     madeQuery.push({ weight: 8, arbitrary: fc.record({ redirect_url: fc.constantFrom(CALLBACK, 'http://localhost:3000/callback', 'https://app.example.com/cb?from=fuzz') }) });
+  }
+  // Lists: a first page (a made-up cursor is refused, rightly; only the API's own cursors are valid).
+  if (op.method === 'GET' && queryParams.some((p) => p.name === 'cursor')) {
+    madeQuery.push({ weight: 4, arbitrary: validQuery.map(({ cursor: _, ...q }) => q) });
   }
   const query =
     queryParams.length === 0
@@ -293,9 +306,9 @@ function requestFor(op: Operation) {
     { weight: 1, arbitrary: fc.constant('none' as const) },
     { weight: 1, arbitrary: fc.constant('bad' as const) },
   );
-  // DELETE /v1/webhooks/settings removes what the others need: most runs save the fixture's settings first.
-  const withSettings = op.method === 'DELETE' && op.path === '/v1/webhooks/settings' ? fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }) : fc.constant(false);
-  return fc.record({ path, query, headers, body: fc.oneof(...bodiesFor(op)), auth, idempotencyKey: fc.option(fc.uuid(), { freq: 3 }), withSettings });
+  // A DELETE of a one-per-key thing removes it: most runs save the fixture's first, so that it has something to remove.
+  const prepare = PREPARE[`${op.method} ${op.path}`] ? fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }) : fc.constant(false);
+  return fc.record({ path, query, headers, body: fc.oneof(...bodiesFor(op)), auth, idempotencyKey: fc.option(fc.uuid(), { freq: 3 }), prepare });
 }
 
 function checkError(op: Operation, status: number, body: any, text: string, reached = true) {
@@ -379,6 +392,27 @@ after(async () => {
   await receiver.close();
 });
 
+/** What a run of these DELETEs may do first: save the thing they remove. */
+const PREPARE: Record<string, () => Promise<void>> = {
+  'DELETE /v1/webhooks/settings': () => restoreSettings(),
+  'DELETE /v1/queue': async () => {
+    const res = await w.h.request('PUT', '/v1/queue', { body: { timezone: 'UTC', slots: [{ day: 'mon', time: '09:00' }] } });
+    assert.equal(res.status, 200, res.text);
+  },
+};
+
+async function freshMediaId(): Promise<string> {
+  const up = await fetch(`${w.h.url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${w.h.key}`, 'content-type': 'image/png' }, body: PNG });
+  assert.equal(up.status, 201);
+  return ((await up.json()) as { id: string }).id;
+}
+
+let connected = 0;
+/** A twitter account of its own (no post uses it), to be disconnected. */
+async function freshAccount(): Promise<{ platform: string; accountId: string }> {
+  return { platform: 'twitter', accountId: (await connectAccount(w.h, 'twitter', { sandbox_user: `fuzz_leaving_${connected++}` })).accountId };
+}
+
 /** The fixture's webhook settings, saved again (a run may have changed or removed them). */
 async function restoreSettings() {
   await saveSettings(w.h, { url: receiver.url, events: FIXTURE_EVENTS });
@@ -402,7 +436,9 @@ test(`every operation of /openapi.json survives ${RUNS_PER_OPERATION} generated 
       fc.asyncProperty(requestFor(op), async (r) => {
         const ids = r.path as Record<string, string>;
         if (ids.postId === FRESH_DRAFT || ids.postId === FRESH_PUBLISHED || ids.postId === FRESH_FAILED) ids.postId = await freshPostId(ids.postId);
-        if (r.withSettings) await restoreSettings();
+        if (r.prepare) await PREPARE[`${op.method} ${op.path}`]!();
+        if (ids.id === FRESH_MEDIA) ids.id = await freshMediaId();
+        if (ids.accountId === FRESH_ACCOUNT) Object.assign(ids, await freshAccount());
         const grant = r.body.json as Record<string, unknown> | undefined;
         if (grant?.code === FRESH_CODE) {
           // A real code (and its state) of the path's platform; another platform's code where it has no consent page here.
@@ -435,6 +471,7 @@ test(`every operation of /openapi.json survives ${RUNS_PER_OPERATION} generated 
         assertNoLeak(text, where);
         const body = text ? JSON.parse(text) : undefined;
         const reached = new URL(`${w.h.url}${path}`).pathname === path;
+        if (process.env.FUZZ_DEBUG && res.status >= 400) console.log('REFUSED', op.method, op.path, res.status, body?.code, body?.param, String(body?.error).slice(0, 90));
         if (res.status >= 400) return checkError(op, res.status, body, text, reached);
         successes.set(`${op.method} ${op.path}`, (successes.get(`${op.method} ${op.path}`) ?? 0) + 1);
         const validate = op.responses.get(res.status);
