@@ -20,6 +20,7 @@ import { approveConsent } from '../helpers/platform.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 import { deleteADraft, eventually, listDeliveries, saveSettings } from '../helpers/webhooks.ts';
 import { EVENT_NAMES } from '../../src/events/catalog.ts';
+import type { Platform } from '../../src/platforms/registry.ts';
 import { arbitraryFor, invalidFor, type Schema } from './schema-arbitrary.ts';
 
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 120);
@@ -342,22 +343,34 @@ function checkError(op: Operation, status: number, body: any, text: string, reac
   }
 }
 
-/** X accounts that publish the posts made for unpublish and edit, in turn: X allows one account 100 posts in 15 minutes. */
-const publishers: { platform: string; accountId: string }[] = [];
-let published = 0;
-
-/** A LinkedIn account no other request publishes to: its emulator's next post refusal is this request's. */
-let failing: { platform: string; accountId: string };
+/**
+ * Accounts that take turns, the next one connected after `per` posts, so that any FUZZ_RUNS stays within
+ * what one account may do: X allows 100 posts (edits included) and 50 deletes in 15 minutes, LinkedIn 150
+ * posts a day.
+ */
+function accountsInTurn(platform: Platform, name: string, per: number, consent: Record<string, string> = {}) {
+  const accounts: Promise<{ platform: string; accountId: string }>[] = [];
+  let used = 0;
+  return () => {
+    const i = Math.floor(used++ / per);
+    accounts[i] ??= connectAccount(w.h, platform, { ...consent, sandbox_user: `${name}${i}` }).then((c) => ({ platform, accountId: c.accountId }));
+    return accounts[i];
+  };
+}
+/** Paid X accounts publishing the posts made for unpublish and edit (paid, so that they may edit: API.md section 5). */
+const publisher = accountsInTurn('twitter', 'fuzz_publisher_', 25, { sandbox_subscription: 'Premium' });
+/** LinkedIn accounts no other request publishes to: the emulator's next post refusal is this request's. */
+const failing = accountsInTurn('linkedin', 'Fuzz Failing ', 100);
 
 async function freshPostId(kind: string): Promise<string> {
   if (kind === FRESH_PUBLISHED) {
-    const account = publishers[published++ % publishers.length]!;
-    return (await publishNow(w.h, { content: `fuzz published ${Math.random()}`, platforms: [account] })).id;
+    return (await publishNow(w.h, { content: `fuzz published ${Math.random()}`, platforms: [await publisher()] })).id;
   }
   if (kind === FRESH_FAILED) {
     // Refused once (not retried: a rejection is final), so that the retry publishes it.
+    const account = await failing();
     w.emu('linkedin').faults.add({ kind: 'validation', method: 'POST', path: '/rest/posts', count: 1 });
-    const post = await publishNow(w.h, { content: `fuzz failed ${Math.random()}`, platforms: [failing] });
+    const post = await publishNow(w.h, { content: `fuzz failed ${Math.random()}`, platforms: [account] });
     assert.equal(post.status, 'failed', JSON.stringify(post));
     return post.id;
   }
@@ -371,11 +384,6 @@ before(async () => {
     const c = await connectAccount(w.h, p, { sandbox_pages: '1' });
     real.accounts.push({ platform: p, accountId: c.accountId });
   }
-  // Paid X accounts, so that their posts can be edited too (API.md section 5, edit).
-  for (let i = 0; i < 4; i++) {
-    publishers.push({ platform: 'twitter', accountId: (await connectAccount(w.h, 'twitter', { sandbox_user: `fuzz_publisher_${i}`, sandbox_subscription: 'Premium' })).accountId });
-  }
-  failing = { platform: 'linkedin', accountId: (await connectAccount(w.h, 'linkedin', { sandbox_user: 'Fuzz Failing' })).accountId };
   for (let i = 0; i < 4; i++) {
     const up = await fetch(`${w.h.url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${w.h.key}`, 'content-type': 'image/png' }, body: PNG });
     real.mediaIds.push(((await up.json()) as { id: string }).id);
