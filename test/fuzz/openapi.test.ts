@@ -107,8 +107,14 @@ const FRESH_ACCOUNT = '<an account connected for this request>';
 /** A code and its state from the platform's consent page, for this request (POST /v1/connect/{platform}). */
 const FRESH_CODE = '<a code from the consent page>';
 const FRESH_STATE = '<the state of that code>';
-/** The platforms whose consent the fuzzer plays (OAuth, no server to name): their grants are made per request. */
-const CONSENTS: Record<string, Record<string, string>> = { twitter: {}, threads: {}, facebook: { sandbox_pages: '1' }, linkedin: { sandbox_pages: '1' } };
+/**
+ * The platforms whose consent the fuzzer plays (OAuth, Mastodon on the emulator's instance): their grants
+ * are made per request. Not Bluesky: it connects with an app password on a real PDS (test/e2e/bluesky.test.ts),
+ * too heavy to start here; its POST is fuzzed for refusals only.
+ */
+const CONSENTS: Record<string, Record<string, string>> = { twitter: {}, threads: {}, facebook: { sandbox_pages: '1' }, linkedin: { sandbox_pages: '1' }, mastodon: {} };
+/** The instance Mastodon accounts are connected on (the emulator's). */
+const instance = () => w.server.rootOf('mastodon');
 
 /** The post a request of the operation at `path` acts on: published for unpublish and edit, failed for retry, else a draft. */
 const freshPostFor = (path: string) => (path.endsWith('/unpublish') || path.endsWith('/edit') ? FRESH_PUBLISHED : path.endsWith('/retry') ? FRESH_FAILED : FRESH_DRAFT);
@@ -283,6 +289,8 @@ function requestFor(op: Operation) {
   const madeQuery: fc.WeightedArbitrary<Record<string, unknown>>[] = [];
   if (op.method === 'GET' && op.path === '/v1/connect/{platform}') {
     madeQuery.push({ weight: 8, arbitrary: fc.record({ redirect_url: fc.constantFrom(CALLBACK, 'http://localhost:3000/callback', 'https://app.example.com/cb?from=fuzz') }) });
+    // Mastodon's needs the instance (the other platforms refuse one).
+    madeQuery.push({ weight: 2, arbitrary: fc.constant({ redirect_url: CALLBACK, instance: instance() }) });
   }
   // Lists: a first page (a made-up cursor is refused, rightly; only the API's own cursors are valid).
   if (op.method === 'GET' && queryParams.some((p) => p.name === 'cursor')) {
@@ -436,7 +444,8 @@ async function restoreSettings() {
 
 /** A code and state from the consent page of `platform` (GET /v1/connect, then the user's approval), for one POST /v1/connect. */
 async function freshGrant(platform: string): Promise<{ code: string; state: string }> {
-  const start = await w.h.request('GET', `/v1/connect/${platform}?redirect_url=${encodeURIComponent(CALLBACK)}`);
+  const server = platform === 'mastodon' ? `&instance=${encodeURIComponent(instance())}` : '';
+  const start = await w.h.request('GET', `/v1/connect/${platform}?redirect_url=${encodeURIComponent(CALLBACK)}${server}`);
   assert.equal(start.status, 200, start.text);
   const { code } = await approveConsent(start.body.authUrl, CONSENTS[platform]);
   return { code, state: start.body.state };
