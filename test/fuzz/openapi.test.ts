@@ -15,7 +15,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { CALLBACK, connectAccount } from '../helpers/connect.ts';
-import { publishNow, startWorld, type World } from '../helpers/e2e.ts';
+import { publishNow, startWorld, waitFinal, type World } from '../helpers/e2e.ts';
 import { approveConsent } from '../helpers/platform.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 import { deleteADraft, eventually, listDeliveries, saveSettings } from '../helpers/webhooks.ts';
@@ -372,13 +372,16 @@ const failing = accountsInTurn('linkedin', 'Fuzz Failing ', 100);
 
 async function freshPostId(kind: string): Promise<string> {
   if (kind === FRESH_PUBLISHED) {
-    return (await publishNow(w.h, { content: `fuzz published ${Math.random()}`, platforms: [await publisher()] })).id;
+    // Published, not still publishing (publishNow answers after HERALD_PUBLISH_WAIT_MS), whatever the machine's load.
+    const post = await publishNow(w.h, { content: `fuzz published ${Math.random()}`, platforms: [await publisher()] });
+    return post.status === 'publishing' ? (await waitFinal(w.h, post.id)).id : post.id;
   }
   if (kind === FRESH_FAILED) {
     // Refused once (not retried: a rejection is final), so that the retry publishes it.
     const account = await failing();
     w.emu('linkedin').faults.add({ kind: 'validation', method: 'POST', path: '/rest/posts', count: 1 });
-    const post = await publishNow(w.h, { content: `fuzz failed ${Math.random()}`, platforms: [account] });
+    // publishNow answers after HERALD_PUBLISH_WAIT_MS, finished or not: on a busy machine the refusal comes later.
+    const post = await waitFinal(w.h, (await publishNow(w.h, { content: `fuzz failed ${Math.random()}`, platforms: [account] })).id);
     assert.equal(post.status, 'failed', JSON.stringify(post));
     return post.id;
   }
