@@ -83,11 +83,18 @@ const insertJob = prepareRow<NewJob>(
 // PostgreSQL: jobs of any number in one statement (the columns as arrays), with or without the
 // notification; built and compiled once (see db/prepared.ts). `jobsFrom` ends with its FROM clause, so a
 // statement that writes jobs with other rows (posts/create-statement.ts) may add a WHERE.
-type JobColumns = [ids: string[], queues: string[], payloads: string[], runAts: number[], now: number];
+type JobColumns = JobRows['columns'];
 export const jobsFrom = (ids: unknown, queues: unknown, payloads: unknown, runAts: unknown, now: unknown) => sql`
   insert into jobs (id, queue, payload, run_at, state, locked_until, created_at)
   select id, queue, payload, run_at, 'queued', null, ${now}
   from unnest(${ids}::text[], ${queues}::text[], ${payloads}::text[], ${runAts}::bigint[]) as j(id, queue, payload, run_at)`;
+/** When each queue's earliest job of `jobs` is due (a job without runAt is due now). */
+function dueByQueue(jobs: readonly EnqueueJob[], now: number): Map<QueueName, number> {
+  const due = new Map<QueueName, number>();
+  for (const j of jobs) due.set(j.queue, Math.min(due.get(j.queue) ?? Infinity, j.runAt ?? now));
+  return due;
+}
+
 const insertJobs = prepare<JobColumns>(5, (db, ...c) => ({ compile: () => jobsFrom(...c).compile(db) }));
 const insertJobsAndNotify = prepare<[...JobColumns, payload: string]>(6, (db, ids, queues, payloads, runAts, now, payload) => ({
   compile: () => sql`with inserted as (${jobsFrom(ids, queues, payloads, runAts, now)}) select pg_notify(${JOBS_CHANNEL}, ${payload})`.compile(db),
@@ -308,8 +315,7 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
   /** PostgreSQL: the rows of `jobs` and the notification that announces those due soon (see enqueue). */
   function rowsOf(jobs: EnqueueJob[]): JobRows {
     const now = clock.now();
-    const due = new Map<QueueName, number>();
-    for (const j of jobs) due.set(j.queue, Math.min(due.get(j.queue) ?? Infinity, j.runAt ?? now));
+    const due = dueByQueue(jobs, now);
     // Only jobs due within two backstop polls are announced: a later one is found by a worker's poll
     // (each claim reads its queue's next due time) before it is due. A NOTIFY costs more than its
     // message: PostgreSQL commits notifying transactions one at a time, under one lock for the whole
@@ -336,8 +342,7 @@ export function createTableQueue(options: TableQueueOptions): JobQueue {
         return;
       }
       const now = clock.now();
-      const due = new Map<QueueName, number>();
-      for (const j of jobs) due.set(j.queue, Math.min(due.get(j.queue) ?? Infinity, j.runAt ?? now));
+      const due = dueByQueue(jobs, now);
       const rows = jobs.map((j) => ({ id: newId('job'), queue: j.queue, payload: JSON.stringify(j.payload), run_at: Math.floor(j.runAt ?? now) }));
       for (const r of rows) await insertJob.execute(trx, { ...r, state: 'queued', locked_until: null, created_at: now });
       // One process on SQLite: its own lanes are told directly. A claim is a write, so it runs after this

@@ -41,6 +41,11 @@ function info(row: ApiKeyRow): ApiKeyInfo {
   };
 }
 
+/** The caller a key's row stands for (authenticate, and the key read with its rate limit on PostgreSQL). */
+function callerOf(row: Pick<ApiKeyRow, 'id' | 'name' | 'default_redirect_url'>): Caller {
+  return { id: row.id, name: row.name, defaultRedirectUrl: row.default_redirect_url };
+}
+
 export function createKeysService(deps: { dal: KeysDal; write: Writer['write']; clock: Clock }) {
   const { dal, write, clock } = deps;
   return {
@@ -88,16 +93,14 @@ export function createKeysService(deps: { dal: KeysDal; write: Writer['write']; 
       return KEY_SHAPE.test(rawKey) ? { text: CALLER_BY_HASH_SQL, values: [sha256Hex(rawKey)] } : null;
     },
 
-    callerOf(row: Pick<ApiKeyRow, 'id' | 'name' | 'default_redirect_url'>): Caller {
-      return { id: row.id, name: row.name, defaultRedirectUrl: row.default_redirect_url };
-    },
+    callerOf,
 
     /** The caller a raw key belongs to, or null for malformed, unknown or revoked keys. */
     async authenticate(rawKey: string): Promise<Caller | null> {
       if (!KEY_SHAPE.test(rawKey)) return null;
       const row = await dal.byHash(sha256Hex(rawKey));
       if (!row || row.revoked_at !== null) return null;
-      return { id: row.id, name: row.name, defaultRedirectUrl: row.default_redirect_url };
+      return callerOf(row);
     },
   };
 }

@@ -170,8 +170,7 @@ export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectNam
       if (targets.length > 0) await insertTargets.execute(trx, targets);
     },
 
-    /** Targets deleted from their platforms (unpublish): only published ones change. */
-    /** How many of the targets this call took from published to unpublished. */
+    /** Targets deleted from their platforms (unpublish): only published ones change; returns how many did. */
     async markUnpublished(trx: DbTx, targetIds: string[], now: number): Promise<number> {
       const r = await trx.updateTable('post_targets').set({ status: 'unpublished', updated_at: now }).where('id', 'in', targetIds).where('status', '=', 'published').executeTakeFirst();
       return Number(r.numUpdatedRows);
