@@ -5,10 +5,12 @@
 // the order swapped every round. On a shared machine one run of each says little; turns of both, side by
 // side, with the CPU each spent per request, say more.
 // AB_REQUEST=list measures GET /v1/posts?limit=20 instead (over the posts the warm-up created), to see
-// what a change to the create path costs the other routes.
+// what a change to the create path costs the other routes. AB_REQUEST=library creates the same post with 4
+// library images (uploaded to each side first), as issue 13's third figure does.
 // `AB_OTHER=/tmp/base node bench/ab-create.ts [postgres]`
 import { spawn, spawnSync } from 'node:child_process';
 import type autocannon from 'autocannon';
+import sharp from 'sharp';
 import { benchDatabase, scheduledCreate, cpuSeconds, freePort, load, serverCpuSeconds, startEmulators, type BenchDatabase } from './lib.ts';
 import { startPostgres } from './postgres.ts';
 
@@ -17,6 +19,7 @@ if (!other) throw new Error('AB_OTHER names the other source tree');
 const SECONDS = Number(process.env.AB_SECONDS ?? 5);
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 4);
 const LIST = process.env.AB_REQUEST === 'list';
+const LIBRARY = process.env.AB_REQUEST === 'library';
 const postgres = process.argv[2] === 'postgres' ? await startPostgres() : undefined;
 const emulators = await startEmulators();
 
@@ -49,7 +52,8 @@ async function side(name: string, root: string): Promise<Side> {
     if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const { setupRequest: setup } = await scheduledCreate(url, key);
+  const create = await scheduledCreate(url, key);
+  const setup = LIBRARY ? create.requestWith({ content: 'Scheduled for next year, with four images, to three accounts.', mediaItems: await uploadImages(url, key) }) : create.setupRequest;
   const stop = () =>
     new Promise<void>((done) => {
       if (child.exitCode !== null) return done();
@@ -57,6 +61,18 @@ async function side(name: string, root: string): Promise<Side> {
       child.kill('SIGTERM');
     });
   return { name, database, url, pid: child.pid!, stop, setup, key, requests: 0, seconds: 0, cpu: 0, pgCpu: 0, p99: [] };
+}
+
+/** Four small JPEGs in a side's library, as media items naming them. */
+async function uploadImages(url: string, key: string): Promise<{ mediaId: string }[]> {
+  const image = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 10, g: 20, b: 30 } } }).jpeg().toBuffer();
+  const items: { mediaId: string }[] = [];
+  for (let i = 0; i < 4; i++) {
+    const res = await fetch(`${url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'image/jpeg' }, body: image });
+    if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+    items.push({ mediaId: ((await res.json()) as { id: string }).id });
+  }
+  return items;
 }
 
 const sides = [await side('this', `${import.meta.dirname}/..`), await side('other', other)];

@@ -63,37 +63,70 @@ export interface FoundMediaItem {
 
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
+/** What a walk does at each media item: nothing (undefined), or the item to put in its place. */
+export type MediaItemVisit = (item: Record<string, unknown>, path: string) => Record<string, unknown> | undefined;
+
 /**
- * Every media item in `value`, found by walking it beside its schema: wherever the schema has a media item
- * (MediaItemSchema, marked), the value there is one. So a platform's settings can hold media items in any
- * field (thread items, a thumbnail) and they are resolved, checked and fitted like the post's own.
+ * Walks `value` beside its schema: wherever the schema has a media item (MediaItemSchema, marked), the value
+ * there is one, so a platform's settings can hold media items in any field (thread items, a thumbnail) and
+ * they are resolved, checked and fitted like the post's own. Returns the value with the items `visit`
+ * replaced, copying only the objects and arrays on the way to a replaced item (the value itself is never
+ * changed, and is returned as it is when nothing was replaced), and whether any item was found.
  */
-export function findMediaItems(schema: TSchema | undefined, value: unknown, path = ''): FoundMediaItem[] {
-  if (!schema || value === null || value === undefined) return [];
+function walk(schema: TSchema | undefined, value: unknown, path: string, visit: MediaItemVisit): { value: unknown; found: boolean } {
+  if (!schema || value === null || value === undefined) return { value, found: false };
   const s = schema as Record<string, unknown>;
   // A named schema is written as a reference: follow it to the one definition.
-  if (typeof s.$ref === 'string') return findMediaItems(namedSchema(s.$ref), value, path);
+  if (typeof s.$ref === 'string') return walk(namedSchema(s.$ref), value, path, visit);
   if (s[MEDIA_ITEM_MARK] === true) {
-    return typeof value === 'object' && !Array.isArray(value) ? [{ path, item: value as Record<string, unknown> }] : [];
+    if (typeof value !== 'object' || Array.isArray(value)) return { value, found: false };
+    return { value: visit(value as Record<string, unknown>, path) ?? value, found: true };
   }
-  const out: FoundMediaItem[] = [];
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
     const branches = s[key];
     if (Array.isArray(branches)) {
       // The first branch that finds something speaks for the value.
       for (const b of branches as TSchema[]) {
-        const found = findMediaItems(b, value, path);
-        if (found.length > 0) return found;
+        const r = walk(b, value, path, visit);
+        if (r.found) return r;
       }
     }
   }
+  let found = false;
   if (Array.isArray(value) && s.items) {
-    value.forEach((v, i) => out.push(...findMediaItems(s.items as TSchema, v, `${path}[${i}]`)));
-  } else if (typeof value === 'object' && !Array.isArray(value)) {
-    const properties = (s.properties ?? {}) as Record<string, TSchema>;
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      if (properties[k]) out.push(...findMediaItems(properties[k], v, join(path, k)));
-    }
+    let copy: unknown[] | undefined;
+    value.forEach((v, i) => {
+      const r = walk(s.items as TSchema, v, `${path}[${i}]`, visit);
+      found ||= r.found;
+      if (r.value !== v) (copy ??= [...value])[i] = r.value;
+    });
+    return { value: copy ?? value, found };
   }
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    const properties = (s.properties ?? {}) as Record<string, TSchema>;
+    let copy: Record<string, unknown> | undefined;
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (!properties[k]) continue;
+      const r = walk(properties[k], v, join(path, k), visit);
+      found ||= r.found;
+      if (r.value !== v) (copy ??= { ...(value as Record<string, unknown>) })[k] = r.value;
+    }
+    return { value: copy ?? value, found };
+  }
+  return { value, found };
+}
+
+/** Every media item in `value`, with where it is ('mediaItems[1]', 'threadItems[0].mediaItems[2]'). */
+export function findMediaItems(schema: TSchema | undefined, value: unknown, path = ''): FoundMediaItem[] {
+  const out: FoundMediaItem[] = [];
+  walk(schema, value, path, (item, at) => {
+    out.push({ path: at, item });
+    return undefined;
+  });
   return out;
+}
+
+/** `value` with each media item `visit` returns a replacement for replaced (a copy; `value` is untouched). */
+export function mapMediaItems<T>(schema: TSchema | undefined, value: T, visit: MediaItemVisit, path = ''): T {
+  return walk(schema, value, path, visit).value as T;
 }

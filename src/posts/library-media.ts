@@ -9,7 +9,7 @@ import type { MediaRow } from '../db/schema.ts';
 import type { MediaFacts } from '../media/facts.ts';
 import { planFit, type MediaFit } from '../media/rules.ts';
 import { PLATFORM_DESCRIPTORS, descriptorOf, isPlatform } from '../platforms/registry.ts';
-import { findMediaItems, withCommonSettings, type FoundMediaItem } from '../platforms/schemas.ts';
+import { findMediaItems, mapMediaItems, withCommonSettings, type FoundMediaItem, type MediaItemVisit } from '../platforms/schemas.ts';
 import type { RuleViolation, TargetContent } from '../platforms/types.ts';
 import { CreatePostBody, type CreatePostInput } from './schemas.ts';
 
@@ -24,16 +24,35 @@ export type LibraryRows = Map<string, MediaRow>;
 
 const targetSchemas = new Map(PLATFORM_DESCRIPTORS.map((d) => [d.name as string, withCommonSettings(d.settingsSchema)]));
 
+/**
+ * A create body with each media item `visit` returns a replacement for replaced, wherever it is: the post's
+ * own fields, a platform's post-level settings, each target's platformSpecificData. Only the objects on the
+ * way to a replaced item are copied; the body itself is never changed.
+ */
+function mapMediaItemsOfBody(body: CreatePostInput, visit: MediaItemVisit): CreatePostInput {
+  let out = mapMediaItems(CreatePostBody, body, visit);
+  for (const d of PLATFORM_DESCRIPTORS) {
+    const field = d.postLevel?.field;
+    if (!field || out[field] === undefined) continue;
+    const value = mapMediaItems(d.postLevel!.schema, out[field], visit, field);
+    if (value !== out[field]) out = { ...out, [field]: value };
+  }
+  const platforms = out.platforms ?? [];
+  let targets: typeof platforms | undefined;
+  platforms.forEach((t, i) => {
+    if (!t.platformSpecificData || !isPlatform(t.platform)) return;
+    const settings = mapMediaItems(targetSchemas.get(t.platform), t.platformSpecificData, visit, `platforms[${i}].platformSpecificData`);
+    if (settings !== t.platformSpecificData) (targets ??= [...platforms])[i] = { ...t, platformSpecificData: settings };
+  });
+  return targets ? { ...out, platforms: targets } : out;
+}
+
 /** Every media item of a create body, with its param path. */
 export function mediaItemsOfBody(body: CreatePostInput): FoundMediaItem[] {
-  const found = findMediaItems(CreatePostBody, body);
-  for (const d of PLATFORM_DESCRIPTORS) {
-    if (d.postLevel && body[d.postLevel.field] !== undefined) found.push(...findMediaItems(d.postLevel.schema, body[d.postLevel.field], d.postLevel.field));
-  }
-  (body.platforms ?? []).forEach((t, i) => {
-    if (t.platformSpecificData && isPlatform(t.platform)) {
-      found.push(...findMediaItems(targetSchemas.get(t.platform), t.platformSpecificData, `platforms[${i}].platformSpecificData`));
-    }
+  const found: FoundMediaItem[] = [];
+  mapMediaItemsOfBody(body, (item, path) => {
+    found.push({ path, item });
+    return undefined;
   });
   return found;
 }
@@ -44,18 +63,22 @@ export function libraryIdsOf(body: CreatePostInput): string[] {
 }
 
 /**
- * Checks every item's shape and resolves library items (a copy of the body; the caller's is untouched).
- * Returns every problem found (validate lists them all; create throws the first).
+ * Checks every item's shape and resolves library items: a body with each library item's type and Herald's
+ * URL filled in (a copy where it names any; the caller's body is untouched). Returns every problem found, in
+ * the order of the items (validate lists them all; create throws the first).
  */
 export async function resolveLibraryMedia(apiKeyId: string, body: CreatePostInput, reader: LibraryReader): Promise<{ body: CreatePostInput; rows: LibraryRows; problems: ApiError[] }> {
-  // Library items are filled in on a copy; a body with none is only checked, not copied.
-  const found = mediaItemsOfBody(body);
-  const named = found.some((f) => typeof f.item.mediaId === 'string');
-  const copy = named ? structuredClone(body) : body;
-  const items = named ? mediaItemsOfBody(copy) : found;
-  const problems: ApiError[] = [];
+  // One walk finds every item and copies the body along the way to each library item: those copies are
+  // this function's own, so they are filled in once the rows are read. A body with none is not copied.
+  const items: FoundMediaItem[] = [];
+  const resolved = mapMediaItemsOfBody(body, (item, path) => {
+    const own = typeof item.mediaId === 'string' ? { ...item } : undefined;
+    items.push({ path, item: own ?? item });
+    return own;
+  });
   const ids = items.flatMap((f) => (typeof f.item.mediaId === 'string' ? [f.item.mediaId] : []));
   const rows: LibraryRows = new Map((ids.length > 0 ? await reader.getMany(apiKeyId, ids) : []).map((r) => [r.id, r]));
+  const problems: ApiError[] = [];
   for (const { path, item } of items) {
     const id = item.mediaId;
     if (typeof id !== 'string') {
@@ -73,10 +96,11 @@ export async function resolveLibraryMedia(apiKeyId: string, body: CreatePostInpu
       problems.push(errors.invalid(`${path}.type`, `${path}.type is ${String(item.type)}, but media ${id} is ${row.type === 'image' ? 'an' : 'a'} ${row.type}; leave type out for library media`));
       continue;
     }
+    // The item is the copy made above, never the caller's.
     item.type = row.type;
     item.url = reader.urlOf(row);
   }
-  return { body: copy, rows, problems };
+  return { body: resolved, rows, problems };
 }
 
 /** Where a target's media items are, relative to the target ('media[1]', 'settings.threadItems[0].mediaItems[2]'). */
@@ -91,15 +115,21 @@ export function mediaFitOf(settings: Record<string, unknown>): MediaFit {
   return v === 'crop' || v === 'pad' || v === 'none' ? v : 'auto';
 }
 
-const parsedFacts = new WeakMap<MediaRow, MediaFacts>();
-/** A row's probe facts, parsed once per row however many targets check them. */
+/** Parsed facts by media id; a hit only when the row's JSON is the one parsed (so never stale). */
+const parsedFacts = new Map<string, { json: string; facts: MediaFacts }>();
+const PARSED_FACTS_KEPT = 10_000;
+/**
+ * A row's probe facts, parsed once however many targets and posts check them: every create that names a
+ * file would otherwise parse the same JSON again. Read-only for the caller (shared between requests).
+ */
 export function factsOf(row: MediaRow): MediaFacts {
-  let f = parsedFacts.get(row);
-  if (!f) {
-    f = JSON.parse(row.facts) as MediaFacts;
-    parsedFacts.set(row, f);
-  }
-  return f;
+  const hit = parsedFacts.get(row.id);
+  if (hit && hit.json === row.facts) return hit.facts;
+  const facts = JSON.parse(row.facts) as MediaFacts;
+  // A small memo: when full, the oldest entry (Map keeps insertion order) makes room.
+  if (parsedFacts.size >= PARSED_FACTS_KEPT) parsedFacts.delete(parsedFacts.keys().next().value as string);
+  parsedFacts.set(row.id, { json: row.facts, facts });
+  return facts;
 }
 
 /**
