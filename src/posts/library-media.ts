@@ -7,7 +7,7 @@
 import { errors, type ApiError } from '../contract/errors.ts';
 import type { MediaRow } from '../db/schema.ts';
 import type { MediaFacts } from '../media/facts.ts';
-import { planFit, type MediaFit } from '../media/rules.ts';
+import { planFit, type FitPlan, type MediaFit, type MediaRules } from '../media/rules.ts';
 import { PLATFORM_DESCRIPTORS, descriptorOf, isPlatform } from '../platforms/registry.ts';
 import { findMediaItems, mapMediaItems, withCommonSettings, type FoundMediaItem, type MediaItemVisit } from '../platforms/schemas.ts';
 import type { RuleViolation, TargetContent } from '../platforms/types.ts';
@@ -132,6 +132,17 @@ export function factsOf(row: MediaRow): MediaFacts {
   return facts;
 }
 
+/** Fit plans by platform and mediaFit, per file's facts: a plan depends on nothing else. */
+const fitPlans = new WeakMap<MediaFacts, Map<string, FitPlan>>();
+function fitPlanOf(facts: MediaFacts, platform: string, rules: MediaRules, fit: MediaFit): FitPlan {
+  let byRule = fitPlans.get(facts);
+  if (!byRule) fitPlans.set(facts, (byRule = new Map()));
+  const key = `${platform}/${fit}`;
+  let plan = byRule.get(key);
+  if (!plan) byRule.set(key, (plan = planFit(facts, rules, fit)));
+  return plan;
+}
+
 /**
  * The target's library items its platform cannot take, even fitted: one violation per item, naming each
  * broken limit and the file's own value. Platforms without media rules (yet) check nothing here.
@@ -144,7 +155,7 @@ export function libraryViolations(platform: string, content: TargetContent, rows
   for (const { field, item } of targetMediaItems(platform, content)) {
     const row = typeof item.mediaId === 'string' ? rows.get(item.mediaId) : undefined;
     if (!row) continue;
-    const plan = planFit(factsOf(row), rules, fit);
+    const plan = fitPlanOf(factsOf(row), platform, rules, fit);
     if (plan.action === 'reject') out.push({ field, message: `media ${row.id}: ${plan.violations.map((v) => v.message).join('; ')}` });
   }
   return out;
