@@ -1,6 +1,6 @@
 // PostgreSQL: a create written in one statement instead of a transaction. A draft, scheduled or
-// publish-now post writes its post row, its targets, its publish job (with the NOTIFY that announces it)
-// and what the idempotency key learns (the post, and for a draft or scheduled post the answer itself): in
+// publish-now post writes its post row, its targets, its publish job (with the NOTIFY that announces it),
+// the uses of the library media it names, and what the idempotency key learns (the post, and for a draft or scheduled post the answer itself): in
 // a transaction that is BEGIN, the statements, COMMIT — three round trips, six statements for the server
 // to run. One statement with data-modifying WITH clauses is atomic by itself (it commits or fails whole,
 // and the notification goes out only if it commits), so the same rows cost one round trip and one
@@ -12,7 +12,7 @@
 // - the key's webhooks must not want an event of this create: events are written by the outbox
 //   (webhooks/outbox.ts), with a delivery and a job each, so such a create is left to the transaction
 //   (the caller runs it), and this statement writes nothing.
-// A create that takes a queue slot, or names library media, is always left to the transaction.
+// A create that takes a queue slot is always left to the transaction (the slot is read first).
 import { sql, type RawBuilder } from 'kysely';
 import type { NewPost, NewTarget } from '../db/schema.ts';
 import { prepareByShape } from '../db/prepared.ts';
@@ -28,6 +28,8 @@ export interface CreateWrite {
   post: NewPost;
   targets: readonly NewTarget[];
   jobs: EnqueueJob[];
+  /** The library media the post names (its uses: what keeps them from being deleted while it is open). */
+  mediaIds: readonly string[];
   /** The names of the events this create announces (the outbox's catalog events). */
   events: readonly string[];
   /** The idempotency key this request holds, if any, and its answer when known before commit (201). */
@@ -42,7 +44,7 @@ export interface CreateWrite {
 export type CreateOutcome = 'created' | 'claim_lost' | 'webhooks';
 
 // A statement's shape: target count, which idempotency write, whether jobs (and a NOTIFY) go with it,
-// and whether it announces events.
+// whether it announces events, and whether it records media uses.
 const CLAIM_NONE = 0;
 const CLAIM_RESOURCE = 1;
 const CLAIM_ANSWER = 2;
@@ -55,10 +57,14 @@ interface Shape {
   claim: number;
   jobs: number;
   events: boolean;
+  uses: boolean;
 }
 
-const encode = (s: Shape) => ((s.targets * 3 + s.claim) * 3 + s.jobs) * 2 + (s.events ? 1 : 0);
-const decode = (n: number): Shape => ({ events: n % 2 === 1, jobs: Math.floor(n / 2) % 3, claim: Math.floor(n / 6) % 3, targets: Math.floor(n / 18) });
+const encode = (s: Shape) => (((s.targets * 3 + s.claim) * 3 + s.jobs) * 2 + (s.events ? 1 : 0)) * 2 + (s.uses ? 1 : 0);
+const decode = (n: number): Shape => {
+  const m = Math.floor(n / 2);
+  return { uses: n % 2 === 1, events: m % 2 === 1, jobs: Math.floor(m / 2) % 3, claim: Math.floor(m / 6) % 3, targets: Math.floor(m / 18) };
+};
 
 const arity = (s: Shape) =>
   (s.events ? 2 : 0) +
@@ -66,7 +72,8 @@ const arity = (s: Shape) =>
   POST_COLUMNS.length +
   s.targets * TARGET_COLUMNS.length +
   (s.jobs === JOBS_NONE ? 0 : 5) +
-  (s.jobs === JOBS_NOTIFY ? 1 : 0);
+  (s.jobs === JOBS_NOTIFY ? 1 : 0) +
+  (s.uses ? 2 : 0);
 
 const columns = (keys: readonly string[]) => sql.join(keys.map((k) => sql.ref(k)));
 
@@ -103,6 +110,11 @@ const createStatement = prepareByShape<{ webhooks: boolean; created: boolean }>(
     for (let t = 0; t < s.targets; t++) {
       ctes.push(sql`target_${sql.raw(String(t))} as (insert into post_targets (${columns(TARGET_COLUMNS)}) select ${sql.join(take(TARGET_COLUMNS.length))} where ${go})`);
     }
+    if (s.uses) {
+      // As setUses: one row per (media, post); the ids are distinct.
+      const [mediaIds, postId] = take(2);
+      ctes.push(sql`uses as (insert into media_uses (media_id, post_id) select m, ${postId} from unnest(${mediaIds}::text[]) as m where ${go} on conflict do nothing)`);
+    }
     let notify: RawBuilder<unknown> = sql``;
     if (s.jobs !== JOBS_NONE) {
       const [ids, queues, payloads, runAts, now] = take(5);
@@ -126,6 +138,7 @@ export function createInOneStatement(deps: { writeOne: Writer['writeOne']; queue
       claim: !w.claim ? CLAIM_NONE : w.answerJson !== null ? CLAIM_ANSWER : CLAIM_RESOURCE,
       jobs: JOBS_NONE,
       events: w.events.length > 0,
+      uses: w.mediaIds.length > 0,
     };
     const args: unknown[] = [];
     if (shape.events) args.push(w.apiKeyId, [...new Set(w.events)]);
@@ -137,6 +150,7 @@ export function createInOneStatement(deps: { writeOne: Writer['writeOne']; queue
     }
     args.push(...valuesOf(POST_COLUMNS, w.post));
     for (const t of w.targets) args.push(...valuesOf(TARGET_COLUMNS, t));
+    if (shape.uses) args.push([...new Set(w.mediaIds)], w.post.id);
     if (w.jobs.length > 0) {
       const rows = rowsOf(w.jobs);
       args.push(...rows.columns);

@@ -154,9 +154,9 @@ export function createPostsService(deps: PostsServiceDeps) {
       const answer = plan.mode === 'now' ? null : presentPost(c.post as never, c.targets);
       return { composed: c, answer, answerJson: answer ? JSON.stringify(answer) : null };
     };
-    // PostgreSQL: a post that takes no queue slot and names no library media is written in one statement
-    // (create-statement.ts), unless the key's webhooks want its events: then by the transaction below.
-    if (inOneStatement && plan.mode !== 'queue' && used.length === 0) {
+    // PostgreSQL: a post that takes no queue slot is written in one statement (create-statement.ts), unless
+    // the key's webhooks want its events: then by the transaction below.
+    if (inOneStatement && plan.mode !== 'queue') {
       const stored = composeFor(plan);
       const c = stored.composed;
       const outcome = await inOneStatement({
@@ -164,6 +164,7 @@ export function createPostsService(deps: PostsServiceDeps) {
         post: c.post,
         targets: c.targets as NewTarget[],
         jobs: c.jobs,
+        mediaIds: used,
         events: c.events.map((e) => e.event),
         claim,
         answerJson: stored.answerJson,

@@ -129,7 +129,7 @@ describe('Idempotency store fencing', () => {
 
   // PostgreSQL writes a draft, scheduled or publish-now create in one statement (posts/create-statement.ts)
   // instead of a transaction: the same fence, and nothing written when the key's webhooks want its events.
-  test('the one-statement create writes nothing for a slow claimer, nor when the key\'s webhooks want its events', { skip: !usingPostgres && 'PostgreSQL only' }, async () => {
+  test('the one-statement create (with media uses) writes nothing for a slow claimer, nor when the key\'s webhooks want its events', { skip: !usingPostgres && 'PostgreSQL only' }, async () => {
     const { apiKeyId, store, key } = await setup('fence-one-statement');
     const { db, queue } = h.runtime;
     const inOneStatement = createInOneStatement({ writeOne: db.writeOne, queue })!;
@@ -137,13 +137,14 @@ describe('Idempotency store fencing', () => {
     const body = { content: 'one statement', scheduledFor: new Date(now + 86_400_000).toISOString(), platforms: [{ platform: 'twitter' as const, accountId: 'acc_1' }] };
     const write = (claimId: string) => {
       const c = compose({ apiKeyId, body, plan: resolveMode(body, now), now, fallbackDelayMs: 0 });
-      const w = { apiKeyId, post: c.post, targets: c.targets, jobs: c.jobs, events: c.events.map((e) => e.event), claim: { apiKeyId, key, claimId }, answerJson: '{"answer":true}' };
+      const w = { apiKeyId, post: c.post, targets: c.targets, jobs: c.jobs, events: c.events.map((e) => e.event), mediaIds: ['med_one', 'med_two'], claim: { apiKeyId, key, claimId }, answerJson: '{"answer":true}' };
       return { postId: c.post.id as string, run: () => inOneStatement(w) };
     };
     const written = async (postId: string) => ({
       posts: (await db.writable.selectFrom('posts').select('id').where('id', '=', postId).execute()).length,
       targets: (await db.writable.selectFrom('post_targets').select('id').where('post_id', '=', postId).execute()).length,
       jobs: (await db.writable.selectFrom('jobs').select('id').where('payload', 'like', `%${postId}%`).execute()).length,
+      uses: (await db.writable.selectFrom('media_uses').select('media_id').where('post_id', '=', postId).execute()).length,
     });
 
     const slow = (await store.claim(apiKeyId, key, 'h')) as { claimId: string };
@@ -152,7 +153,7 @@ describe('Idempotency store fencing', () => {
     const holder = (await store.claim(apiKeyId, key, 'h')) as { claimId: string };
     const lost = write(slow.claimId);
     assert.equal(await lost.run(), 'claim_lost');
-    assert.deepEqual(await written(lost.postId), { posts: 0, targets: 0, jobs: 0 });
+    assert.deepEqual(await written(lost.postId), { posts: 0, targets: 0, jobs: 0, uses: 0 });
     assert.equal((await row(apiKeyId, key))?.state, 'in_flight');
 
     await db.writable
@@ -161,13 +162,13 @@ describe('Idempotency store fencing', () => {
       .execute();
     const wanted = write(holder.claimId);
     assert.equal(await wanted.run(), 'webhooks');
-    assert.deepEqual(await written(wanted.postId), { posts: 0, targets: 0, jobs: 0 });
+    assert.deepEqual(await written(wanted.postId), { posts: 0, targets: 0, jobs: 0, uses: 0 });
     assert.equal((await row(apiKeyId, key))?.state, 'in_flight');
 
     await db.writable.updateTable('webhook_settings').set({ events: JSON.stringify(['post.deleted']) }).where('api_key_id', '=', apiKeyId).execute();
     const made = write(holder.claimId);
     assert.equal(await made.run(), 'created');
-    assert.deepEqual(await written(made.postId), { posts: 1, targets: 1, jobs: 1 });
+    assert.deepEqual(await written(made.postId), { posts: 1, targets: 1, jobs: 1, uses: 2 });
     const done = await row(apiKeyId, key);
     assert.deepEqual([done?.state, done?.resource_id, done?.response_status, done?.response_body], ['done', made.postId, 201, '{"answer":true}']);
   });
