@@ -1,8 +1,8 @@
 // PostgreSQL: a create written in one statement instead of a transaction. A draft, scheduled or
 // publish-now post writes its post row, its targets, its publish job (with the NOTIFY that announces it),
-// the uses of the library media it names, and what the idempotency key learns (the post, and for a draft or scheduled post the answer itself): in
-// a transaction that is BEGIN, the statements, COMMIT — three round trips, six statements for the server
-// to run. One statement with data-modifying WITH clauses is atomic by itself (it commits or fails whole,
+// the uses of the library media it names, and what the idempotency key learns (the post, and for a draft
+// or scheduled post the answer itself): in a transaction that is BEGIN, the statements, COMMIT — three
+// round trips, six statements for the server to run. One statement with data-modifying WITH clauses is atomic by itself (it commits or fails whole,
 // and the notification goes out only if it commits), so the same rows cost one round trip and one
 // statement, prepared once per shape.
 //
