@@ -50,8 +50,10 @@ export interface PendingKey {
   /**
    * Checks the key and counts its rate limit as the hook does (401 or 429 thrown, headers set, req.caller
    * set), with `also` run inside the same statement when the key passes; returns what `also` returned.
+   * `via` sends that statement (with `run`, where to run it): on a connection of the caller's, say; the
+   * answer (and the bad-key limit, which takes a connection of its own) comes after `via` has returned.
    */
-  check(also?: Also): Promise<unknown>;
+  check(also?: Also, via?: <T>(statement: (run: Also['run']) => Promise<T>) => Promise<T>): Promise<unknown>;
 }
 
 /**
@@ -152,9 +154,11 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
           // With the idempotency claim, in the same statement, once the body is here.
           req.pendingKey = {
             knownId: knownIds.get(String(sql.values[0])),
-            check: async (also) => {
+            check: async (also, via) => {
               req.pendingKey = null;
-              const found = await consumeAfter<{ id: string; name: string; default_redirect_url: string | null }>('herald_caller_limited', sql, also);
+              const statement = (run: Also['run']) =>
+                consumeAfter<{ id: string; name: string; default_redirect_url: string | null }>('herald_caller_limited', sql, also && { ...also, run });
+              const found = via ? await via(statement) : await statement(undefined);
               if (found) remember(sql, found.row.id);
               await settle(req, reply, found ? callerOf(found.row) : null, found?.decision, message, false);
               return found?.also ?? null;

@@ -68,7 +68,7 @@ export function installIdempotency(app: FastifyInstance, store: IdempotencyStore
       // PostgreSQL, key not checked yet: the claim is written by the statement that checks the key and
       // counts its limit, only if both pass; the reads the route wants go with it on one connection.
       const alongside = pending.knownId === undefined ? undefined : alongsideOf?.(req, pending.knownId);
-      const inserted = await inside.send((run) => pending.check({ name: 'herald_caller_limited_claim', text: inside.text, run }), alongside);
+      const inserted = await pending.check({ name: 'herald_caller_limited_claim', text: inside.text }, (statement) => inside.send(statement, alongside));
       claim = await inside.settle(req.caller!.id, inserted);
     } else {
       await pending?.check();
