@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHerald, type TestHerald } from '../helpers/herald.ts';
+import { connectAccount } from '../helpers/connect.ts';
+import { startHerald, usingPostgres, type TestHerald } from '../helpers/herald.ts';
 
 let h: TestHerald;
 
@@ -84,5 +85,24 @@ describe('the key is checked before the idempotency claim', () => {
     assert.equal(reused.status, 422, reused.text);
     assert.equal(reused.body.code, 'idempotency_key_reused');
     assert.equal((await createWith(key, k)).status, 429, 'a replay is counted too');
+  });
+});
+
+describe('a burst of revoked keys on PostgreSQL', () => {
+  test('answers every request 401 with fewer connections than requests (the claim\'s connection is given back before the bad-key limit takes one)', { skip: !usingPostgres && 'PostgreSQL only (DATABASE_URL)', timeout: 120_000 }, async () => {
+    // The timeout guards against a hang (every connection held while waiting for another); nothing here waits on time.
+    const small = await startHerald({ env: { HERALD_DB_POOL_SIZE: '2', HERALD_AUTH_FAILURES_PER_MINUTE: '1000' } });
+    try {
+      const { accountId } = await connectAccount(small, 'twitter');
+      const { key, keyId: id } = small; // the key the account was connected with
+      const body = { content: 'burst', isDraft: true, platforms: [{ platform: 'twitter', accountId }] };
+      const send = () => small.request('POST', '/v1/posts', { key, body, headers: { 'idempotency-key': randomUUID() } });
+      assert.equal((await send()).status, 201, 'the key worked (and this process has seen it: the accounts are read with the claim)');
+      await small.runtime.keys.revoke(id);
+      const statuses = await Promise.all(Array.from({ length: 12 }, send));
+      assert.deepEqual(statuses.map((r) => r.status), Array(12).fill(401));
+    } finally {
+      await small.close();
+    }
   });
 });
