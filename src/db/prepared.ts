@@ -34,6 +34,17 @@ export function preparedName(sql: string): string | undefined {
   return names.get(sql);
 }
 
+/**
+ * Runs SQL written by hand (of a fixed text, values apart) as the prepared queries run: a named statement
+ * on PostgreSQL, directly on the executor's connection where it has one.
+ */
+export function executeText<Row = unknown>(executor: AnyTx, sql: string, params: readonly unknown[]): Promise<QueryResult<Row>> {
+  if (!names.has(sql)) names.set(sql, `herald_${names.size + 1}`);
+  const runner = direct.get(executor);
+  if (runner) return runner(sql, params) as Promise<QueryResult<Row>>;
+  return executor.executeQuery(CompiledQuery.raw(sql, [...params])) as Promise<QueryResult<Row>>;
+}
+
 /** A stand-in for the i-th value; Kysely passes it through as a query parameter. */
 interface Placeholder {
   readonly [SLOT]: number;

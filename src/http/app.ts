@@ -96,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('caller', null);
   app.decorateRequest('idempotency', null);
+  app.decorateRequest('pendingKey', null);
 
   // JSON is the only body format (API.md section 1): anything else is a 415.
   app.removeContentTypeParser('text/plain');
@@ -178,7 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         route.schema ??= {};
         route.schema.querystring ??= NO_QUERY;
       });
-      installAuth(v1, { ...deps, inProcessToken });
+      installAuth(v1, { ...deps, inProcessToken, pendingKeys: deps.idempotency.claimInside !== undefined });
       installIdempotency(v1, deps.idempotency);
       for (const plugin of deps.v1Plugins ?? []) await v1.register(plugin);
     },

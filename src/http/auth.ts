@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller, KeysService } from '../keys/keys-service.ts';
 import type { SessionsService } from '../sessions/sessions-service.ts';
 import { errors } from '../contract/errors.ts';
-import type { RateDecision, RateLimiter } from './rate-limit.ts';
+import type { Also, RateDecision, RateLimiter } from './rate-limit.ts';
 import { CSRF_HEADER, checkSameOrigin, readCookie } from './session-guard.ts';
 
 export interface SessionAuth {
@@ -29,9 +29,51 @@ export interface AuthDeps {
    * counted a second time. It never leaves the process; the call is still authenticated as usual.
    */
   inProcessToken?: string;
+  /**
+   * Leave the key of a request that carries an idempotency key to be checked with its claim (PendingKey);
+   * only where the key is read with its limit in one statement (PostgreSQL).
+   */
+  pendingKeys?: boolean;
 }
 
 export const IN_PROCESS_HEADER = 'x-herald-in-process';
+
+/**
+ * A bearer key the onRequest hook left unchecked, on PostgreSQL, for a request whose idempotency claim
+ * can be written by the same statement (see deferrable): the idempotency hook checks it with the claim,
+ * and the error handler checks it before answering an error raised before that (a body that is not
+ * JSON, too large, …). Either way the key is checked and counted before anything else is answered.
+ */
+export interface PendingKey {
+  /** The id of the key when this process has authenticated it before (a key hash's id never changes). */
+  knownId: string | undefined;
+  /**
+   * Checks the key and counts its rate limit as the hook does (401 or 429 thrown, headers set, req.caller
+   * set), with `also` run inside the same statement when the key passes; returns what `also` returned.
+   * `via` sends that statement (with `run`, where to run it): on a connection of the caller's, say; the
+   * answer (and the bad-key limit, which takes a connection of its own) comes after `via` has returned.
+   */
+  check(also?: Also, via?: <T>(statement: (run: Also['run']) => Promise<T>) => Promise<T>): Promise<unknown>;
+}
+
+/**
+ * The largest JSON body whose request may be read before its key is checked: a create is a few hundred
+ * bytes; anything larger (or of unknown length) is refused on a bad key before its body is read.
+ */
+const PENDING_BODY_MAX = 64 * 1024;
+
+/** Whether a request's key may wait for its body: an idempotent route, a key header, a small JSON body. */
+function deferrable(req: FastifyRequest): boolean {
+  if (!req.routeOptions.config?.idempotent) return false;
+  const h = req.headers;
+  if (h['idempotency-key'] === undefined && h['idempotency-window'] === undefined) return false;
+  const length = Number(h['content-length']);
+  if (!(length > 0 && length <= PENDING_BODY_MAX)) return false;
+  return /^application\/json\s*(;|$)/i.test(h['content-type'] ?? '');
+}
+
+/** Key hash → key id of keys authenticated in this process (bounded; only to read ahead, never to authenticate). */
+const KNOWN_KEYS_MAX = 10_000;
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 const CHANGES_STATE = (method: string) => method !== 'GET' && method !== 'HEAD';
@@ -67,6 +109,29 @@ async function sessionCaller(req: FastifyRequest, auth: SessionAuth): Promise<Ca
 }
 
 export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
+  const knownIds = new Map<string, string>();
+  // Keyed by the key's hash (the lookup's value), never by the key itself.
+  const remember = (lookup: { values: unknown[] }, id: string) => {
+    const hash = String(lookup.values[0]);
+    if (knownIds.get(hash) === id) return;
+    if (knownIds.size >= KNOWN_KEYS_MAX) knownIds.clear();
+    knownIds.set(hash, id);
+  };
+
+  /** 401 (or 429 for an address that sent too many bad keys) when there is no caller; else the key's own limit. */
+  async function settle(req: FastifyRequest, reply: FastifyReply, caller: Caller | null, decision: RateDecision | undefined, message: string, inProcess: boolean) {
+    if (!caller) {
+      const d = await deps.badKeyLimiter.consume(req.ip);
+      if (!d.allowed) throw errors.rateLimited(secondsUntil(d.resetAt));
+      throw errors.auth(message);
+    }
+    req.caller = caller;
+    if (inProcess) return;
+    const d = decision ?? (await deps.keyLimiter.consume(caller.id));
+    setRateHeaders(reply, d);
+    if (!d.allowed) throw errors.rateLimited(secondsUntil(d.resetAt));
+  }
+
   app.addHook('onRequest', async (req, reply) => {
     const header = req.headers.authorization;
     let caller: Caller | null = null;
@@ -81,27 +146,36 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
       const match = BEARER.exec(header ?? '');
       if (match) message = 'API key is unknown or revoked';
       const { lookup, callerOf } = deps.keys;
-      if (match && lookup && callerOf && deps.keyLimiter.consumeAfter && !inProcess) {
+      const consumeAfter = deps.keyLimiter.consumeAfter;
+      if (match && lookup && callerOf && consumeAfter && !inProcess) {
         // PostgreSQL: the key and its rate limit in one round trip.
         const sql = lookup(match[1]!);
-        const found = sql ? await deps.keyLimiter.consumeAfter<{ id: string; name: string; default_redirect_url: string | null }>('herald_caller_limited', sql) : null;
+        if (sql && deps.pendingKeys && deferrable(req)) {
+          // With the idempotency claim, in the same statement, once the body is here.
+          req.pendingKey = {
+            knownId: knownIds.get(String(sql.values[0])),
+            check: async (also, via) => {
+              req.pendingKey = null;
+              const statement = (run: Also['run']) =>
+                consumeAfter<{ id: string; name: string; default_redirect_url: string | null }>('herald_caller_limited', sql, also && { ...also, run });
+              const found = via ? await via(statement) : await statement(undefined);
+              if (found) remember(sql, found.row.id);
+              await settle(req, reply, found ? callerOf(found.row) : null, found?.decision, message, false);
+              return found?.also ?? null;
+            },
+          };
+          return;
+        }
+        const found = sql ? await consumeAfter<{ id: string; name: string; default_redirect_url: string | null }>('herald_caller_limited', sql) : null;
         if (found) {
           caller = callerOf(found.row);
           decision = found.decision;
+          remember(sql!, found.row.id);
         }
       } else {
         caller = match ? await deps.keys.authenticate(match[1]!) : null;
       }
     }
-    if (!caller) {
-      const d = await deps.badKeyLimiter.consume(req.ip);
-      if (!d.allowed) throw errors.rateLimited(secondsUntil(d.resetAt));
-      throw errors.auth(message);
-    }
-    req.caller = caller;
-    if (inProcess) return;
-    const d = decision ?? (await deps.keyLimiter.consume(caller.id));
-    setRateHeaders(reply, d);
-    if (!d.allowed) throw errors.rateLimited(secondsUntil(d.resetAt));
+    await settle(req, reply, caller, decision, message, inProcess);
   });
 }

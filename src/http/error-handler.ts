@@ -67,7 +67,16 @@ export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, re
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError, req, reply) => {
+  app.setErrorHandler(async (err: FastifyError, req, reply) => {
+    // Raised before the key was checked (a body that is not JSON, too large, …): the key is checked first,
+    // so a bad key is still answered 401 (or 429) before anything else.
+    if (req.pendingKey) {
+      try {
+        await req.pendingKey.check();
+      } catch (authErr) {
+        err = authErr as FastifyError;
+      }
+    }
     let apiError = err instanceof ApiError ? err : fromFastifyError(err, req);
     if (!apiError && isDatabaseUnavailable(err)) {
       req.log.warn({ err }, 'database unavailable');

@@ -1,5 +1,6 @@
 // What Herald adds to Fastify's request and route config.
 import type { Caller } from '../keys/keys-service.ts';
+import type { PendingKey } from './auth.ts';
 import type { ErrorShape } from '../contract/errors.ts';
 import type { ClaimRef } from '../idempotency/idempotency-store.ts';
 import type { DbTx } from '../db/schema.ts';
@@ -15,6 +16,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller | null;
     idempotency: IdempotencyContext | null;
+    /** A key not checked yet, to be checked with the idempotency claim (see auth.ts). */
+    pendingKey: PendingKey | null;
   }
   interface FastifyContextConfig {
     /** Error shape of this route (API.md section 2); default A. */
@@ -24,8 +27,10 @@ declare module 'fastify' {
     /**
      * On an idempotent route: a read the handler will need, sent with the key's claim in one round trip
      * where the store can (see IdempotencyStore.claim); undefined when the body gives nothing to read.
+     * `apiKeyId`: the key the request names (when it is not authenticated yet, the id its hash had before;
+     * the handler uses what was read only for the key it is then called for).
      */
-    alongsideClaim?: (req: FastifyRequest) => ((trx: DbTx) => Promise<void>) | undefined;
+    alongsideClaim?: (req: FastifyRequest, apiKeyId: string) => ((trx: DbTx) => Promise<void>) | undefined;
   }
 }
 

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../lib/crypto.ts';
 import { canonicalJson } from '../lib/json.ts';
 import { errors } from '../contract/errors.ts';
-import { IDEMPOTENCY_TTL_MS, type IdempotencyStore } from '../idempotency/idempotency-store.ts';
+import { IDEMPOTENCY_TTL_MS, type Claim, type IdempotencyStore } from '../idempotency/idempotency-store.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -42,14 +42,40 @@ function keyOf(req: FastifyRequest, requestHash: () => string): { key: string; t
 
 export function installIdempotency(app: FastifyInstance, store: IdempotencyStore): void {
   app.addHook('preValidation', async (req, reply) => {
-    if (!req.routeOptions.config.idempotent) return;
+    const pending = req.pendingKey;
+    if (!req.routeOptions.config.idempotent) {
+      await pending?.check();
+      return;
+    }
     const hash = () => sha256Hex(`${req.method} ${req.url}\n${canonicalJson(req.body ?? null)}`);
-    const chosen = keyOf(req, hash);
-    if (!chosen) return;
+    let chosen: ReturnType<typeof keyOf>;
+    try {
+      chosen = keyOf(req, hash);
+    } catch (err) {
+      await pending?.check(); // 401 and 429 before the header's 400
+      throw err;
+    }
+    if (!chosen) {
+      await pending?.check();
+      return;
+    }
     const { key, ttlMs } = chosen;
-    const apiKeyId = req.caller!.id;
     const requestHash = hash();
-    const claim = await store.claim(apiKeyId, key, requestHash, ttlMs, req.routeOptions.config.alongsideClaim?.(req));
+    const alongsideOf = req.routeOptions.config.alongsideClaim;
+    let claim: Claim;
+    const inside = pending && store.claimInside?.(key, requestHash, ttlMs);
+    if (pending && inside) {
+      // PostgreSQL, key not checked yet: the claim is written by the statement that checks the key and
+      // counts its limit, only if both pass; the reads the route wants go with it on one connection.
+      const alongside = pending.knownId === undefined ? undefined : alongsideOf?.(req, pending.knownId);
+      const inserted = await pending.check({ name: 'herald_caller_limited_claim', text: inside.text }, (statement) => inside.send(statement, alongside));
+      claim = await inside.settle(req.caller!.id, inserted);
+    } else {
+      await pending?.check();
+      const apiKeyId = req.caller!.id;
+      claim = await store.claim(apiKeyId, key, requestHash, ttlMs, alongsideOf?.(req, apiKeyId));
+    }
+    const apiKeyId = req.caller!.id;
     switch (claim.kind) {
       case 'replay':
         return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(claim.body);

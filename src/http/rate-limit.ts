@@ -17,14 +17,29 @@ export interface Lookup {
   values: unknown[];
 }
 
+/**
+ * A statement to run inside consumeAfter's, only when the lookup found its row and the point consumed was
+ * within the limit: `text(param, allowed)` is a data-modifying statement that may read the CTEs `found`
+ * (the lookup's row) and `limited` (its window), must be conditioned on `allowed` (SQL true only when the
+ * point was within the limit), and returns at most one row of one column named `also_value`. `param(value)`
+ * adds a value and gives its placeholder.
+ */
+export interface Also {
+  name: string;
+  text(param: (value: unknown) => string, allowed: string): string;
+  /** Where to run the whole statement (a connection of the caller's); default the pool. */
+  run?(query: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
 export interface RateLimiter {
   consume(key: string): Promise<RateDecision>;
   /**
    * PostgreSQL only: runs `lookup` and, when it finds a row, consumes a point of that row's `id`, in one
    * statement (one round trip instead of two); the limit and its stored rows are those of consume. Null
-   * when nothing was found (nothing consumed).
+   * when nothing was found (nothing consumed). With `also`, that statement runs inside this one (see Also)
+   * and its `also_value` column comes back as `also` (null when it did not run or returned nothing).
    */
-  consumeAfter?<Row extends { id: string }>(name: string, lookup: Lookup): Promise<{ row: Row; decision: RateDecision } | null>;
+  consumeAfter?<Row extends { id: string }>(name: string, lookup: Lookup, also?: Also): Promise<{ row: Row; decision: RateDecision; also: unknown } | null>;
   /** Drops windows that ended over an hour ago from the shared store (the memory store expires its own). */
   purgeExpired(): Promise<void>;
 }
@@ -60,25 +75,37 @@ export async function createRateLimiter(options: RateLimiterOptions): Promise<Ra
     // passed), on the row the lookup found, keyed as the library keys it ("<prefix>:<key>").
     const keyPrefix = `${options.keyPrefix}:`;
     const durationMs = options.durationSeconds * 1000;
-    consumeAfter = async <Row extends { id: string }>(name: string, lookup: Lookup) => {
-      const n = lookup.values.length;
-      const text = `with found as (${lookup.text}),
-        limited as (
-          insert into ${TABLE} (key, points, expire) select $${n + 1}::text || found.id, 1, $${n + 2}::bigint from found
-          on conflict (key) do update set
-            points = case when ${TABLE}.expire <= $${n + 3}::bigint then 1 else ${TABLE}.points + 1 end,
-            expire = case when ${TABLE}.expire <= $${n + 3}::bigint then $${n + 2}::bigint else ${TABLE}.expire end
-          returning points, expire)
-        select found.*, limited.points as rate_points, limited.expire as rate_expire from found left join limited on true`;
+    consumeAfter = async <Row extends { id: string }>(name: string, lookup: Lookup, also?: Also) => {
+      const values: unknown[] = [...lookup.values];
+      const param = (v: unknown) => `$${values.push(v)}`;
       const now = Date.now();
-      const { rows } = await pool.query({ name, text, values: [...lookup.values, keyPrefix, now + durationMs, now] });
-      const r = rows[0] as (Row & { rate_points: number; rate_expire: number | string | null }) | undefined;
+      const [prefix, until, at] = [param(keyPrefix), param(now + durationMs), param(now)];
+      let text = `with found as (${lookup.text}),
+        limited as (
+          insert into ${TABLE} (key, points, expire) select ${prefix}::text || found.id, 1, ${until}::bigint from found
+          on conflict (key) do update set
+            points = case when ${TABLE}.expire <= ${at}::bigint then 1 else ${TABLE}.points + 1 end,
+            expire = case when ${TABLE}.expire <= ${at}::bigint then ${until}::bigint else ${TABLE}.expire end
+          returning points, expire)`;
+      if (also) {
+        const allowed = `limited.points <= ${param(options.points)}::integer`;
+        text += `,
+        also_run as (${also.text(param, allowed)})
+        select found.*, limited.points as rate_points, limited.expire as rate_expire, (select also_value from also_run) as also_value from found left join limited on true`;
+      } else {
+        text += `
+        select found.*, limited.points as rate_points, limited.expire as rate_expire from found left join limited on true`;
+      }
+      const query = { name: also ? also.name : name, text, values };
+      const { rows } = also?.run ? await also.run(query) : await pool.query(query);
+      const r = rows[0] as (Row & { rate_points: number; rate_expire: number | string | null; also_value?: unknown }) | undefined;
       if (!r) return null;
-      const { rate_points: consumed, rate_expire: expire, ...row } = r;
+      const { rate_points: consumed, rate_expire: expire, also_value: alsoValue = null, ...row } = r;
       const msBeforeNext = expire === null ? -1 : Math.max(Number(expire) - now, 0);
       const allowed = consumed <= options.points;
       return {
         row: row as unknown as Row,
+        also: alsoValue,
         decision: { allowed, limit: options.points, remaining: allowed ? Math.max(options.points - consumed, 0) : 0, resetAt: now + msBeforeNext },
       };
     };

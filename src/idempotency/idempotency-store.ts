@@ -12,7 +12,7 @@
 // client's retry then gets the resource that request created, instead of 409 for the longest request time.
 import type { DbTx } from '../db/schema.ts';
 import type { Insertable } from 'kysely';
-import { prepare, prepareRow } from '../db/prepared.ts';
+import { executeText, prepare, prepareRow } from '../db/prepared.ts';
 import type { IdempotencyKeysTable } from '../db/schema.ts';
 import { together, type Writer } from '../db/writer.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -39,6 +39,22 @@ export type Claim =
   | { kind: 'in_flight' }
   | { kind: 'mismatch' };
 
+/** A claim written inside another statement (IdempotencyStore.claimInside). */
+export interface ClaimInside {
+  /** The insert, reading the CTEs `found` (the key's row) and `limited`, run only when `allowed`; returns the claim id as `also_value`. */
+  text(param: (value: unknown) => string, allowed: string): string;
+  /**
+   * Sends the statement (`statement` runs it through `run`) and `alongside`'s reads on one connection, in
+   * one write; `run` is undefined without reads alongside (the statement then runs where it likes).
+   */
+  send<T>(statement: (run: RunText | undefined) => Promise<T>, alongside?: (trx: DbTx) => Promise<void>): Promise<T>;
+  /** The claim, given the key's id and what the insert returned (null when it wrote nothing). */
+  settle(apiKeyId: string, inserted: unknown): Promise<Claim>;
+}
+
+/** Runs a statement of SQL text on a connection of the caller's choosing. */
+export type RunText = (query: { text: string; values: unknown[] }) => Promise<{ rows: unknown[] }>;
+
 export interface IdempotencyStore {
   /**
    * Claims `key` for a request. `ttlMs` (default 24 h) is how long its answer is replayed, from this
@@ -48,6 +64,14 @@ export interface IdempotencyStore {
    * caller reads as usual).
    */
   claim(apiKeyId: string, key: string, requestHash: string, ttlMs?: number, alongside?: (trx: DbTx) => Promise<void>): Promise<Claim>;
+  /**
+   * PostgreSQL: claim() of a request whose API key is not checked yet, as an insert to run inside the
+   * statement that checks the key and counts its rate limit (see http/auth.ts and RateLimiter's Also), so
+   * both take one round trip: the claim is written only when the key is valid and within its limit, as
+   * the key's own row (`found.id`). Once the key passed, `settle` gives the claim that insert made, or,
+   * when the key was already there, the read-and-decide of claim(). Absent on SQLite.
+   */
+  claimInside?(key: string, requestHash: string, ttlMs?: number): ClaimInside;
   /**
    * Records, inside the creating transaction, what the request created. Throws (409 IDEMPOTENCY_KEY_IN_USE)
    * when another request has taken the key over, so the creating transaction rolls back.
@@ -215,6 +239,13 @@ export function createIdempotencyStore(deps: IdempotencyStoreDeps): IdempotencyS
       return row.resource_id ? { kind: 'recovered', claimId, resourceId: row.resource_id } : { kind: 'claimed', claimId };
     });
 
+  /** The claim of a fresh insert (its claim id), or of the read-and-decide when the key was there; held while it runs. */
+  async function settle(apiKeyId: string, key: string, requestHash: string, ttlMs: number, inserted: string | null): Promise<Claim> {
+    const c: Claim = inserted ? { kind: 'claimed', claimId: inserted } : await claimIn(apiKeyId, key, requestHash, ttlMs);
+    if (c.kind === 'claimed' || c.kind === 'recovered') hold(apiKeyId, key, c.claimId);
+    return c;
+  }
+
   return {
     async claim(apiKeyId, key, requestHash, ttlMs = IDEMPOTENCY_TTL_MS, alongside) {
       // Usually the key is new: one insert, a transaction of its own. Only a key already there needs
@@ -224,10 +255,34 @@ export function createIdempotencyStore(deps: IdempotencyStoreDeps): IdempotencyS
         alongside && deps.writeEach
           ? (await deps.writeEach((trx) => together([insert(trx), alongside(trx)])))[0]
           : await writeOne(insert);
-      const c: Claim = inserted ? { kind: 'claimed', claimId: inserted } : await claimIn(apiKeyId, key, requestHash, ttlMs);
-      if (c.kind === 'claimed' || c.kind === 'recovered') hold(apiKeyId, key, c.claimId);
-      return c;
+      return settle(apiKeyId, key, requestHash, ttlMs, inserted || null);
     },
+
+    claimInside: deps.writeEach
+      ? (key, requestHash, ttlMs = IDEMPOTENCY_TTL_MS) => {
+          const claimId = newAttemptId();
+          const now = clock.now();
+          return {
+            // insertClaim's row, with the key's id from the statement it runs in.
+            text: (param, allowed) =>
+              `insert into idempotency_keys (api_key_id, key, request_hash, state, claim_id, locked_until, created_at, expires_at)
+                select found.id, ${param(key)}::text, ${param(requestHash)}::text, 'in_flight', ${param(claimId)}::text,
+                  ${param(now + leaseMs)}::bigint, ${param(now)}::bigint, ${param(now + Math.max(ttlMs, leaseMs))}::bigint
+                from found join limited on ${allowed}
+                on conflict (api_key_id, key) do nothing
+                returning claim_id as also_value`,
+            async send<T>(statement: (run: RunText | undefined) => Promise<T>, alongside?: (trx: DbTx) => Promise<void>): Promise<T> {
+              if (!alongside) return statement(undefined);
+              return deps.writeEach!(async (trx): Promise<T> => {
+                const run: RunText = (q) => executeText(trx, q.text, q.values);
+                const [out] = await together([statement(run), alongside(trx)] as const);
+                return out as T;
+              });
+            },
+            settle: (apiKeyId, inserted) => settle(apiKeyId, key, requestHash, ttlMs, inserted === claimId ? claimId : null),
+          };
+        }
+      : undefined,
 
     forget(claim) {
       letGo(claim.claimId);

@@ -30,7 +30,8 @@ export const idempotencyHeader = Type.Object({
 export function postsRoutes(deps: { posts: PostsService }) {
   return async (base: FastifyInstance) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    const aheadOf = new WeakMap<FastifyRequest, AccountsAhead>();
+    // With the key it was read for: a key not yet checked names the id its hash had before (auth.ts).
+    const aheadOf = new WeakMap<FastifyRequest, { apiKeyId: string; ahead: AccountsAhead }>();
     app.post(
       '/posts',
       {
@@ -38,10 +39,10 @@ export function postsRoutes(deps: { posts: PostsService }) {
           errorShape: 'B',
           idempotent: true,
           // The accounts the body names are read with the key's claim (one round trip on PostgreSQL).
-          alongsideClaim: (req) => {
-            const ahead = deps.posts.accountsAhead(callerOf(req).id, req.body);
+          alongsideClaim: (req, apiKeyId) => {
+            const ahead = deps.posts.accountsAhead(apiKeyId, req.body);
             if (!ahead) return undefined;
-            aheadOf.set(req, ahead);
+            aheadOf.set(req, { apiKeyId, ahead });
             return ahead.read;
           },
         },
@@ -70,7 +71,8 @@ export function postsRoutes(deps: { posts: PostsService }) {
         const caller = callerOf(req);
         const recovered = req.idempotency?.recoveredResourceId;
         if (recovered) return reply.code(201).send(await deps.posts.get(caller.id, recovered));
-        const { post, json } = await deps.posts.createAnswer(caller.id, req.body, req.idempotency?.claim, aheadOf.get(req));
+        const read = aheadOf.get(req);
+        const { post, json } = await deps.posts.createAnswer(caller.id, req.body, req.idempotency?.claim, read?.apiKeyId === caller.id ? read.ahead : undefined);
         // A stored answer goes out as stored: serialised once, the same bytes as its replays.
         if (json !== null) return reply.code(201).type('application/json; charset=utf-8').send(json as never);
         return reply.code(201).send(post);
