@@ -53,10 +53,10 @@ export function createMediaDal(deps: { db: Kysely<Database> }) {
       return trx.selectFrom('media').selectAll().where('api_key_id', '=', apiKeyId).where('id', '=', id).executeTakeFirst();
     },
 
-    async getMany(apiKeyId: string, ids: readonly string[]): Promise<MediaRow[]> {
+    async getMany(apiKeyId: string, ids: readonly string[], executor: DbTx = db): Promise<MediaRow[]> {
       if (ids.length === 0) return [];
       const unique = [...new Set(ids)];
-      return (await manyQuery.execute(db, unique.length, [apiKeyId, ...unique])).rows;
+      return (await manyQuery.execute(executor, unique.length, [apiKeyId, ...unique])).rows;
     },
 
     byToken(token: string): Promise<MediaRow | undefined> {

@@ -5,7 +5,7 @@
 // platforms' rules see every item alike. Then each target's library items are checked against its
 // platform's media rules on what the probe found (422 at the item), with fitting taken into account.
 import { errors, type ApiError } from '../contract/errors.ts';
-import type { MediaRow } from '../db/schema.ts';
+import type { DbTx, MediaRow } from '../db/schema.ts';
 import type { MediaFacts } from '../media/facts.ts';
 import { planFit, type FitPlan, type MediaFit, type MediaRules } from '../media/rules.ts';
 import { PLATFORM_DESCRIPTORS, descriptorOf, isPlatform } from '../platforms/registry.ts';
@@ -15,7 +15,7 @@ import { CreatePostBody, type CreatePostInput } from './schemas.ts';
 
 /** What resolution needs of the library: the key's rows by id, and a row's public URL. */
 export interface LibraryReader {
-  getMany(apiKeyId: string, ids: readonly string[]): Promise<MediaRow[]>;
+  getMany(apiKeyId: string, ids: readonly string[], executor?: DbTx): Promise<MediaRow[]>;
   urlOf(row: MediaRow): string;
 }
 

@@ -3,7 +3,7 @@
 // `check` and `store` are shared with PATCH and bulk import, so every way in stores a post alike.
 import type { AccountsDal, NamedAccount } from '../accounts/accounts-dal.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
-import type { DbTx, NewTarget } from '../db/schema.ts';
+import type { DbTx, MediaRow, NewTarget } from '../db/schema.ts';
 import type { Platform } from '../platforms/registry.ts';
 import { together, type Writer } from '../db/writer.ts';
 import { errors } from '../contract/errors.ts';
@@ -63,8 +63,48 @@ export interface PostsServiceDeps {
 /** The accounts of a create body, read ahead with the idempotency claim (see accountsAhead). */
 export interface AccountsAhead {
   named: { platform: Platform; accountId: string }[];
+  /** The library media the body names in mediaItems and customMedia, read with the accounts. */
+  mediaIds: string[];
   read(trx: DbTx): Promise<void>;
   found?: Map<string, NamedAccount>;
+  media?: MediaRow[];
+}
+
+/** The most library ids a body's read ahead looks for (a post names few; more are read by the checks). */
+const MEDIA_AHEAD_MAX = 40;
+
+/**
+ * The library ids an unvalidated create body names where most bodies name them (mediaItems, each target's
+ * customMedia), or null when there are more than a read ahead takes. Anything elsewhere (thread items, a
+ * thumbnail) is read by the checks as usual.
+ */
+function mediaIdsAhead(input: { mediaItems?: unknown }, platforms: readonly unknown[]): string[] | null {
+  const ids = new Set<string>();
+  const add = (items: unknown) => {
+    if (!Array.isArray(items)) return;
+    for (const item of items) {
+      const id = (item as { mediaId?: unknown } | null)?.mediaId;
+      if (typeof id === 'string' && id.length > 0 && id.length <= 100) ids.add(id);
+    }
+  };
+  add(input.mediaItems);
+  for (const t of platforms) add((t as { customMedia?: unknown } | null)?.customMedia);
+  return ids.size <= MEDIA_AHEAD_MAX ? [...ids] : null;
+}
+
+/** A library reader that answers from the rows read ahead, and reads only the ids they did not cover. */
+function readerWith(library: LibraryReader, ahead: AccountsAhead | null | undefined): LibraryReader {
+  const rows = ahead?.media;
+  if (!rows) return library;
+  const covered = new Set(ahead.mediaIds);
+  return {
+    urlOf: library.urlOf,
+    async getMany(apiKeyId, ids, executor) {
+      const known = rows.filter((r) => ids.includes(r.id));
+      const missing = ids.filter((id) => !covered.has(id));
+      return missing.length === 0 ? known : [...known, ...(await library.getMany(apiKeyId, missing, executor))];
+    },
+  };
 }
 
 const sameAccounts = (a: readonly { platform: string; accountId: string }[], b: readonly { platform: string; accountId: string }[]) =>
@@ -106,12 +146,19 @@ export function createPostsService(deps: PostsServiceDeps) {
       if (typeof t?.platform !== 'string' || typeof t.accountId !== 'string') return null;
       named.push({ platform: t.platform as Platform, accountId: t.accountId });
     }
+    const mediaIds = mediaIdsAhead(input as { mediaItems?: unknown }, platforms) ?? [];
     const ahead: AccountsAhead = {
       named,
+      mediaIds,
       read: async (trx) => {
-        // Never fails the claim it rides with: if this read fails (unvalidated input), the checks read
-        // again and answer for it.
-        ahead.found = await accounts.findForTargets(apiKeyId, named, trx).catch(() => undefined);
+        // Never fails the claim it rides with: if a read fails (unvalidated input), the checks read again
+        // and answer for it. Both go out together, with the claim.
+        const [found, media] = await together([
+          accounts.findForTargets(apiKeyId, named, trx).catch(() => undefined),
+          mediaIds.length > 0 ? library.getMany(apiKeyId, mediaIds, trx).catch(() => undefined) : undefined,
+        ] as const);
+        ahead.found = found;
+        ahead.media = media;
       },
     };
     return ahead;
@@ -123,7 +170,7 @@ export function createPostsService(deps: PostsServiceDeps) {
     // turn between write batches, so the media of a post costs no extra wait.
     const named = (input.platforms ?? []).map((t) => ({ platform: t.platform, accountId: t.accountId }));
     const readAhead = ahead?.found && sameAccounts(ahead.named, named) ? ahead.found : null;
-    const [resolved, found] = await Promise.all([resolveLibraryMedia(apiKeyId, input, library), readAhead ?? accounts.findForTargets(apiKeyId, named)]);
+    const [resolved, found] = await Promise.all([resolveLibraryMedia(apiKeyId, input, readerWith(library, ahead)), readAhead ?? accounts.findForTargets(apiKeyId, named)]);
     if (resolved.problems[0]) throw resolved.problems[0];
     const { body, rows } = resolved;
     const targets = resolveTargets(body, plan.mode);

@@ -43,6 +43,33 @@ async function deleteMedia(id: string): Promise<string> {
 }
 
 describe('uses follow the post', () => {
+  // With an Idempotency-Key, PostgreSQL reads the media named in mediaItems and customMedia with the claim
+  // (posts-service accountsAhead); anything else is read by the checks. Either way, the same answers.
+  test('with an Idempotency-Key: media read with the claim resolve and are held; media elsewhere or of another key are read as usual', async () => {
+    const [a, b, t] = [await upload(), await upload(), await upload()];
+    const create = (body: Record<string, unknown>, key?: string) =>
+      w.h.request('POST', '/v1/posts', { key, headers: { 'idempotency-key': crypto.randomUUID() }, body: { scheduledFor: nextYear(), ...body } });
+    for (let round = 0; round < 2; round++) {
+      // The second round runs with the key known to the process, which is when the read goes with the claim.
+      const res = await create({
+        content: 'library media named up front',
+        mediaItems: [{ mediaId: a }],
+        platforms: [{ platform: 'twitter', accountId: x, customMedia: [{ mediaId: b }], platformSpecificData: { threadItems: [{ content: 'two', mediaItems: [{ mediaId: t }] }] } }],
+      });
+      assert.equal(res.status, 201, res.text);
+      assert.equal(res.body.mediaItems[0].mediaId, a);
+      assert.equal(res.body.mediaItems[0].type, 'image');
+      assert.match(res.body.mediaItems[0].url, /^https?:\/\//);
+      assert.deepEqual(await usesOf(res.body.id), [a, b, t].sort());
+    }
+    const other = await w.h.newKey('media-ahead');
+    for (let round = 0; round < 2; round++) {
+      const res = await create({ content: "another key's media", mediaItems: [{ mediaId: a }], platforms: [{ platform: 'twitter', accountId: x }] }, other.key);
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.param, 'mediaItems[0].mediaId');
+    }
+  });
+
   test('a create records one use per media it names, wherever it names it; DELETE of each is 409 MEDIA_IN_USE', async () => {
     const [a, b, c] = [await upload(), await upload(), await upload()];
     const res = await w.h.request('POST', '/v1/posts', {
