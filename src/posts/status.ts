@@ -40,10 +40,20 @@ export const FINAL_POST_STATUSES: ReadonlySet<PostStatus> = new Set(['published'
  */
 export async function settlePostStatus(trx: DbTx, post: PostRow, now: number, known?: readonly TargetRow[]): Promise<CatalogEvent[]> {
   const targets = known ?? (await trx.selectFrom('post_targets').selectAll().where('post_id', '=', post.id).orderBy('position').execute());
+  const { written, events } = sendPostStatus(trx, post, now, targets);
+  await written;
+  return events;
+}
+
+/**
+ * settlePostStatus for a caller that has the targets and sends its statements together: the update (if
+ * the status moves) is sent at once, and its promise returned beside the events, for the caller to wait on.
+ */
+export function sendPostStatus(trx: DbTx, post: PostRow, now: number, targets: readonly TargetRow[]): { written: Promise<unknown> | null; events: CatalogEvent[] } {
   const status = derivePostStatus(post, targets, now);
-  if (status === post.status) return [];
+  if (status === post.status) return { written: null, events: [] };
   const becameFinal = FINAL_POST_STATUSES.has(status) && !FINAL_POST_STATUSES.has(post.status);
   const publishedAt = becameFinal && targets.some((t) => t.status === 'published') ? now : post.published_at;
-  await setStatus.execute(trx, status, now, publishedAt, post.id);
-  return becameFinal ? [postCompleted({ postId: post.id, status, platforms: targets.map(presentTarget) })] : [];
+  const written = setStatus.execute(trx, status, now, publishedAt, post.id);
+  return { written, events: becameFinal ? [postCompleted({ postId: post.id, status, platforms: targets.map(presentTarget) })] : [] };
 }

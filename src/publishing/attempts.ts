@@ -5,17 +5,17 @@
 import type { DbTx } from '../db/schema.ts';
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db/dialect.ts';
-import { prepare } from '../db/prepared.ts';
-import type { Database, PostRow, TargetRow, TargetUpdate } from '../db/schema.ts';
-import type { Writer } from '../db/writer.ts';
+import { executeCompiled, prepare } from '../db/prepared.ts';
+import type { AccountRow, Database, PostRow, TargetRow, TargetUpdate } from '../db/schema.ts';
+import { together, type TxEnd, type Writer } from '../db/writer.ts';
 import { newAttemptId } from '../lib/ids.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { FailureCategory } from '../platforms/types.ts';
 import { StaleAttemptError } from '../platforms/types.ts';
-import { settlePostStatus } from '../posts/status.ts';
+import { sendPostStatus } from '../posts/status.ts';
 import { scheduleFirstComment } from './comments.ts';
 import { postFailed, postPublished, type CatalogEvent } from '../events/catalog.ts';
-import type { Outbox } from '../webhooks/outbox.ts';
+import { subscribed, type Outbox, type WebhookSettingsRow } from '../webhooks/outbox.ts';
 
 export type Claim =
   | { kind: 'gone' }
@@ -39,6 +39,8 @@ export type Claim =
       vanishedLeaseEnd: number | null;
       /** Seconds late against scheduledFor, on a scheduled target's first attempt. */
       lateness: number | null;
+      /** The target's account as the claim read it (null: not connected). */
+      account: AccountRow | null;
     };
 
 export type ErrorCode = FailureCategory | 'account_disconnected' | 'internal';
@@ -79,10 +81,53 @@ const LOCK_POST = {
   postgres: { byPost: postById(true), byTarget: postOfTarget(true) },
 };
 const targetsOfPost = prepare<[string], TargetRow>(1, (db, postId) => db.selectFrom('post_targets').selectAll().where('post_id', '=', postId).orderBy('position'));
+const targetsBeside = prepare<[string], TargetRow>(1, (db, targetId) =>
+  db
+    .selectFrom('post_targets')
+    .selectAll()
+    .where('post_id', '=', db.selectFrom('post_targets as t').select('t.post_id').where('t.id', '=', targetId))
+    .orderBy('position'),
+);
+// The accounts of a post's targets (or of one target), read by a claim for the attempts it starts.
+const accountsOfPost = prepare<[string], AccountRow>(1, (db, postId) =>
+  db
+    .selectFrom('accounts')
+    .innerJoin('post_targets', (j) =>
+      j.onRef('post_targets.api_key_id', '=', 'accounts.api_key_id').onRef('post_targets.platform', '=', 'accounts.platform').onRef('post_targets.account_id', '=', 'accounts.account_id'),
+    )
+    .selectAll('accounts')
+    .where('post_targets.post_id', '=', postId),
+);
+const accountOfTarget = prepare<[string], AccountRow>(1, (db, targetId) =>
+  db
+    .selectFrom('accounts')
+    .innerJoin('post_targets', (j) =>
+      j.onRef('post_targets.api_key_id', '=', 'accounts.api_key_id').onRef('post_targets.platform', '=', 'accounts.platform').onRef('post_targets.account_id', '=', 'accounts.account_id'),
+    )
+    .selectAll('accounts')
+    .where('post_targets.id', '=', targetId),
+);
+// The webhook settings of a target's key, read by a write-back for the events it records (webhooks/outbox.ts).
+const webhookOfTarget = prepare<[string], WebhookSettingsRow>(1, (db, targetId) =>
+  db
+    .selectFrom('webhook_settings')
+    .select(['url', 'events', 'disabled_at'])
+    .where('api_key_id', '=', db.selectFrom('post_targets').select('post_targets.api_key_id').where('post_targets.id', '=', targetId)),
+);
+
+const accountKey = (a: { api_key_id: string; platform: string; account_id: string }) => `${a.api_key_id}\n${a.platform}\n${a.account_id}`;
+
+/** A locked post and what a claim or a write-back decides from, read with it. */
+interface Locked {
+  post: PostRow;
+  targets: TargetRow[];
+}
 
 export function createAttemptsStore(deps: {
   db: Kysely<Database>;
   write: Writer['write'];
+  /** A write that starts with reads (claims and write-backs lock a post and read its targets); default write. */
+  writeFrom?: Writer['writeFrom'];
   /** For the single-statement writes (heartbeats, checkpoints); default write. */
   writeOne?: Writer['writeOne'];
   dialect: DialectName;
@@ -92,18 +137,22 @@ export function createAttemptsStore(deps: {
 }) {
   const { db, write, dialect, queue, outbox, leaseMs } = deps;
   const writeOne = deps.writeOne ?? write;
+  const writeFrom: Writer['writeFrom'] = deps.writeFrom ?? ((first, fn) => write(async (trx, end) => fn(trx, await first(trx), end)));
 
   /**
-   * A post, its row locked (PostgreSQL), and all its targets: what a claim or a write-back decides from,
-   * in two statements. Every change of a target's status locks its post first, so the targets read here
-   * stay as they are until this transaction ends. Found by the post's id, or by one of its targets'.
+   * A post, its row locked (PostgreSQL), and all its targets: what a claim or a write-back decides from.
+   * Every change of a target's status locks its post first, so the targets read here stay as they are
+   * until this transaction ends. Found by the post's id, or by one of its targets'. The statements are
+   * sent together (with BEGIN, see writeFrom): the server runs them in order, so the targets are read
+   * once the lock is held. `beside`: another read sent along (accounts, webhook settings).
    */
-  async function lockPost(trx: DbTx, by: { postId: string } | { targetId: string }): Promise<{ post: PostRow; targets: TargetRow[] } | null> {
+  function lockPost<X>(trx: DbTx, by: { postId: string } | { targetId: string }, beside: (trx: DbTx) => Promise<X>): Promise<(Locked & { beside: X }) | null> {
     const lock = LOCK_POST[dialect];
-    const [post] = ('postId' in by ? await lock.byPost.execute(trx, by.postId) : await lock.byTarget.execute(trx, by.targetId)).rows;
-    if (!post) return null;
-    const { rows: targets } = await targetsOfPost.execute(trx, post.id);
-    return { post, targets };
+    const [post, targets, more] =
+      'postId' in by
+        ? [lock.byPost.execute(trx, by.postId), targetsOfPost.execute(trx, by.postId), beside(trx)]
+        : [lock.byTarget.execute(trx, by.targetId), targetsBeside.execute(trx, by.targetId), beside(trx)];
+    return together([post, targets, more] as const).then(([p, t, b]) => (p.rows[0] ? { post: p.rows[0], targets: t.rows, beside: b } : null));
   }
 
   /** The targets as they are once `targetId` got `update`. */
@@ -137,11 +186,16 @@ export function createAttemptsStore(deps: {
     return { kind: 'claim', update, mode, reconcileFrom, vanishedLeaseEnd };
   }
 
-  /** Claims the given targets of a locked post in the caller's transaction; the post's status follows once. */
-  async function claimIn(trx: DbTx, found: { post: PostRow; targets: TargetRow[] }, targetIds: string[], now: number): Promise<Map<string, Claim>> {
+  /**
+   * Claims the given targets of a locked post in the caller's transaction; the post's status follows once.
+   * The updates are sent together, with the COMMIT behind them (see TxEnd).
+   */
+  function claimIn(trx: DbTx, found: Locked, accounts: readonly AccountRow[], targetIds: string[], now: number, end: TxEnd): Promise<Map<string, Claim>> {
     const { post } = found;
     let targets = found.targets;
     const out = new Map<string, Claim>();
+    const sent: Promise<unknown>[] = [];
+    const accountOf = new Map(accounts.map((a) => [accountKey(a), a]));
     for (const targetId of targetIds) {
       const target = targets.find((t) => t.id === targetId);
       const d: Decision = target ? decide(post, target, now) : { kind: 'gone' };
@@ -149,23 +203,39 @@ export function createAttemptsStore(deps: {
         out.set(targetId, d);
         continue;
       }
-      await trx.updateTable('post_targets').set(d.update).where('id', '=', targetId).execute();
+      sent.push(executeCompiled(trx, trx.updateTable('post_targets').set(d.update).where('id', '=', targetId).compile()));
       targets = withUpdate(targets, targetId, d.update);
       const lateness = target!.attempts === 0 && post.scheduled_for !== null ? Math.max(0, now - post.scheduled_for) / 1000 : null;
       const claimed = { ...target!, ...d.update } as TargetRow;
-      out.set(targetId, { kind: 'claimed', attemptId: d.update.attempt_id!, mode: d.mode, target: claimed, post, reconcileFrom: d.reconcileFrom, vanishedLeaseEnd: d.vanishedLeaseEnd, lateness });
+      out.set(targetId, {
+        kind: 'claimed',
+        attemptId: d.update.attempt_id!,
+        mode: d.mode,
+        target: claimed,
+        post,
+        reconcileFrom: d.reconcileFrom,
+        vanishedLeaseEnd: d.vanishedLeaseEnd,
+        lateness,
+        account: accountOf.get(accountKey(target!)) ?? null,
+      });
     }
-    if (targets !== found.targets) await settlePostStatus(trx, post, now, targets);
-    return out;
+    if (targets !== found.targets) {
+      const { written } = sendPostStatus(trx, post, now, targets);
+      if (written) sent.push(written);
+    }
+    if (sent.length === 0) return Promise.resolve(out);
+    return end.last(together(sent)).then(() => out);
   }
 
   return {
     async claim(targetId: string, now: number): Promise<Claim> {
-      return write(async (trx): Promise<Claim> => {
-        const found = await lockPost(trx, { targetId });
-        if (!found) return { kind: 'gone' };
-        return (await claimIn(trx, found, [targetId], now)).get(targetId)!;
-      });
+      return writeFrom(
+        (trx) => lockPost(trx, { targetId }, (t) => accountOfTarget.execute(t, targetId)),
+        async (trx, found, end): Promise<Claim> => {
+          if (!found) return { kind: 'gone' };
+          return (await claimIn(trx, found, found.beside.rows, [targetId], now, end)).get(targetId)!;
+        },
+      );
     },
 
     /**
@@ -173,12 +243,14 @@ export function createAttemptsStore(deps: {
      * however many targets it has. Returns each open target's claim.
      */
     async claimPost(postId: string, now: number): Promise<Map<string, Claim>> {
-      return write(async (trx) => {
-        const found = await lockPost(trx, { postId });
-        if (!found) return new Map();
-        const open = found.targets.filter((t) => t.status === 'pending' || t.status === 'publishing').map((t) => t.id);
-        return claimIn(trx, found, open, now);
-      });
+      return writeFrom(
+        (trx) => lockPost(trx, { postId }, (t) => accountsOfPost.execute(t, postId)),
+        async (trx, found, end) => {
+          if (!found) return new Map();
+          const open = found.targets.filter((t) => t.status === 'pending' || t.status === 'publishing').map((t) => t.id);
+          return claimIn(trx, found, found.beside.rows, open, now, end);
+        },
+      );
     },
 
     /** Saves a checkpoint and extends the lease; throws StaleAttemptError when the attempt lost the target. */
@@ -217,8 +289,10 @@ export function createAttemptsStore(deps: {
 
     /** Ends an attempt. Returns false (and writes nothing) when the attempt no longer owns the target. */
     async finish(targetId: string, attemptId: string, result: Finish, now: number): Promise<{ owned: boolean; postId?: string }> {
-      return write(async (trx) => {
-        const found = await lockPost(trx, { targetId });
+      // The key's webhook settings are read with the post, for the events the result announces.
+      return writeFrom(
+        (trx) => lockPost(trx, { targetId }, (t) => webhookOfTarget.execute(t, targetId)),
+        async (trx, found, end) => {
         // Fenced: only the attempt that owns the target writes its result.
         const target = found?.targets.find((t) => t.id === targetId && t.attempt_id === attemptId && t.status === 'publishing');
         if (!found || !target) return { owned: false };
@@ -265,15 +339,26 @@ export function createAttemptsStore(deps: {
             update = { ...released, status: 'pending', error: result.message, error_code: 'rate_limited', next_attempt_at: result.at, attempts: Math.max(0, target.attempts - 1) };
             break;
         }
-        await trx.updateTable('post_targets').set(update).where('id', '=', targetId).execute();
-        if (result.kind === 'published' && result.firstComment) await scheduleFirstComment(trx, queue, targetId, now);
-        events.push(...(await settlePostStatus(trx, post, now, withUpdate(found.targets, targetId, update))));
-        if (result.kind === 'retry' || result.kind === 'reconcile' || result.kind === 'defer') {
-          await queue.enqueue(trx, [{ queue: 'publish-target', payload: { targetId }, runAt: result.at }]);
+        // The target's row and the post's status, sent together.
+        const sent: Promise<unknown>[] = [executeCompiled(trx, trx.updateTable('post_targets').set(update).where('id', '=', targetId).compile())];
+        const status = sendPostStatus(trx, post, now, withUpdate(found.targets, targetId, update));
+        if (status.written) sent.push(status.written);
+        events.push(...status.events);
+        const settings = found.beside.rows[0] ?? null;
+        const comment = result.kind === 'published' && result.firstComment === true;
+        const again = result.kind === 'retry' || result.kind === 'reconcile' || result.kind === 'defer';
+        // Nothing else to write (no first comment, no job, no webhook wants the events): COMMIT goes with them.
+        if (!comment && !again && !subscribed(settings, events)) {
+          await end.last(together(sent));
+          return { owned: true, postId: post.id };
         }
-        await outbox.record(trx, post.api_key_id, events);
+        await together(sent);
+        if (comment) await scheduleFirstComment(trx, queue, targetId, now);
+        if (again) await queue.enqueue(trx, [{ queue: 'publish-target', payload: { targetId }, runAt: result.at }]);
+        await outbox.record(trx, post.api_key_id, events, { settings });
         return { owned: true, postId: post.id };
-      });
+        },
+      );
     },
 
     /** Schedules a look at a target later (not due yet, or busy with a live attempt elsewhere). */
