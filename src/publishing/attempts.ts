@@ -373,7 +373,13 @@ export function createAttemptsStore(deps: {
       return rows.map((r) => ({ status: r.status, nextAttemptAt: r.next_attempt_at }));
     },
 
-    /** Targets whose attempt vanished (lease over) or whose due job went missing; for the recovery sweep. */
+    /**
+     * Targets whose attempt vanished (lease over) or whose due job went missing; for the recovery sweep.
+     * A pending target is late by more than `graceMs` behind the oldest publishing job still waiting in the
+     * queue, not behind now: while the workers have a backlog, a target due before it is waiting its
+     * turn, not lost, and queuing it again would add a claim to every late target just when the workers
+     * are behind.
+     */
     async orphans(now: number, graceMs: number, limit: number): Promise<string[]> {
       const stale = await db
         .selectFrom('post_targets')
@@ -382,11 +388,16 @@ export function createAttemptsStore(deps: {
         .where('lease_expires_at', '<', now)
         .limit(limit)
         .execute();
+      const waiting = await sql<{ post: number | null; target: number | null }>`
+        select (select min(run_at) from jobs where queue = ${sql.lit('publish-post')} and state = ${sql.lit('queued')}) as post,
+               (select min(run_at) from jobs where queue = ${sql.lit('publish-target')} and state = ${sql.lit('queued')}) as target
+      `.execute(db);
+      const oldest = Math.min(now, ...[waiting.rows[0]?.post, waiting.rows[0]?.target].filter((at) => at != null).map(Number));
       const overdue = await db
         .selectFrom('post_targets')
         .select('id')
         .where('status', '=', sql.lit('pending'))
-        .where('next_attempt_at', '<', now - graceMs)
+        .where('next_attempt_at', '<', oldest - graceMs)
         .limit(limit)
         .execute();
       return [...stale, ...overdue].map((r) => r.id);

@@ -75,6 +75,38 @@ describe('PostgreSQL write transactions and the combined key read', { skip: !usi
     assert.equal((await ids()).length, 120);
   });
 
+  test('writeFrom: a read sent with BEGIN after a lock sees what the lock waited for; two such writes at once serialise', async () => {
+    await sql`delete from t`.execute(db.writable);
+    await db.write((trx) => insert.execute(trx, 10, 'n'));
+    // As a publish claim does: the row locked, then read again in a statement sent with the lock.
+    const lockThenRead = (trx: Parameters<Parameters<Db['write']>[0]>[0]) =>
+      together([sql`select id from t where id = 10 for update`.execute(trx), sql<{ v: string }>`select v from t where id = 10`.execute(trx)] as const).then(([, r]) => r.rows[0]!.v);
+    const append = () =>
+      db.writeFrom(lockThenRead, (trx, v, end) => end.last(sql`update t set v = ${`${v}x`} where id = 10`.execute(trx)));
+    await Promise.all([append(), append(), append()]);
+    assert.equal((await sql<{ v: string }>`select v from t where id = 10`.execute(db.kysely)).rows[0]!.v, 'nxxx');
+  });
+
+  test('TxEnd.last: the COMMIT sent behind the last statements commits them; a failure among them rolls back and is thrown', async () => {
+    await sql`delete from t`.execute(db.writable);
+    await db.write((trx, end) => end.last(together([insert.execute(trx, 1, 'a'), insert.execute(trx, 2, 'b')])));
+    assert.deepEqual(await ids(), [1, 2]);
+    const failed = await db
+      .writeFrom(
+        (trx) => sql`select id from t where id = 1 for update`.execute(trx),
+        (trx, _read, end) => end.last(together([insert.execute(trx, 3, 'c'), insert.execute(trx, 2, 'duplicate')])),
+      )
+      .then(
+        () => null,
+        (err: Error & { code?: string }) => err,
+      );
+    assert.equal(failed?.code, '23505', 'the statement\'s own error');
+    assert.deepEqual(await ids(), [1, 2], 'the insert sent with the failing one was rolled back');
+    // The connection is sound afterwards.
+    await db.write((trx) => insert.execute(trx, 4, 'd'));
+    assert.deepEqual(await ids(), [1, 2, 4]);
+  });
+
   test('consumeAfter: the row found and one point counted in the window consume counts in; nothing found, nothing counted', async () => {
     await sql`insert into k (id, name) values ('key_a', 'a')`.execute(db.writable);
     const limiter = await createRateLimiter({ points: 3, durationSeconds: 60, keyPrefix: `t${Date.now()}`, pgPool: db.pgPool });
