@@ -45,15 +45,26 @@ export async function settlePostStatus(trx: DbTx, post: PostRow, now: number, kn
   return events;
 }
 
+/** Where a post's status moves once its targets are `targets` (null: it stays), and what that announces. */
+export function nextPostStatus(post: PostRow, now: number, targets: readonly TargetRow[]): { status: PostStatus; publishedAt: number | null; events: CatalogEvent[] } | null {
+  const status = derivePostStatus(post, targets, now);
+  if (status === post.status) return null;
+  const becameFinal = FINAL_POST_STATUSES.has(status) && !FINAL_POST_STATUSES.has(post.status);
+  const publishedAt = becameFinal && targets.some((t) => t.status === 'published') ? now : post.published_at;
+  return { status, publishedAt, events: becameFinal ? [postCompleted({ postId: post.id, status, platforms: targets.map(presentTarget) })] : [] };
+}
+
 /**
  * settlePostStatus for a caller that has the targets and sends its statements together: the update (if
  * the status moves) is sent at once, and its promise returned beside the events, for the caller to wait on.
  */
 export function sendPostStatus(trx: DbTx, post: PostRow, now: number, targets: readonly TargetRow[]): { written: Promise<unknown> | null; events: CatalogEvent[] } {
-  const status = derivePostStatus(post, targets, now);
-  if (status === post.status) return { written: null, events: [] };
-  const becameFinal = FINAL_POST_STATUSES.has(status) && !FINAL_POST_STATUSES.has(post.status);
-  const publishedAt = becameFinal && targets.some((t) => t.status === 'published') ? now : post.published_at;
-  const written = setStatus.execute(trx, status, now, publishedAt, post.id);
-  return { written, events: becameFinal ? [postCompleted({ postId: post.id, status, platforms: targets.map(presentTarget) })] : [] };
+  const next = nextPostStatus(post, now, targets);
+  if (!next) return { written: null, events: [] };
+  return { written: setStatus.execute(trx, next.status, now, next.publishedAt, post.id), events: next.events };
+}
+
+/** The post's status update of `next` (nextPostStatus), as a query builder, for a statement that writes more. */
+export function postStatusUpdate(trx: DbTx, post: PostRow, now: number, next: { status: PostStatus; publishedAt: number | null }) {
+  return trx.updateTable('posts').set({ status: next.status, updated_at: now, published_at: next.publishedAt }).where('id', '=', post.id);
 }

@@ -12,7 +12,7 @@ import { newAttemptId } from '../lib/ids.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { FailureCategory } from '../platforms/types.ts';
 import { StaleAttemptError } from '../platforms/types.ts';
-import { sendPostStatus } from '../posts/status.ts';
+import { nextPostStatus, postStatusUpdate, sendPostStatus } from '../posts/status.ts';
 import { scheduleFirstComment } from './comments.ts';
 import { postFailed, postPublished, type CatalogEvent } from '../events/catalog.ts';
 import { subscribed, type Outbox, type WebhookSettingsRow } from '../webhooks/outbox.ts';
@@ -155,6 +155,26 @@ export function createAttemptsStore(deps: {
     return together([post, targets, more] as const).then(([p, t, b]) => (p.rows[0] ? { post: p.rows[0], targets: t.rows, beside: b } : null));
   }
 
+  /**
+   * Sends target updates and the post's status that follows from them (`targets`: the post's targets as
+   * they are once updated), without waiting. On PostgreSQL in one statement: the target updates are
+   * data-modifying WITH clauses of the post's update, which run whether or not it reads them. Returns
+   * what was sent and the events the post's new status announces.
+   */
+  function sendWrites(trx: DbTx, post: PostRow, now: number, updates: { id: string; update: TargetUpdate }[], targets: readonly TargetRow[]): { sent: Promise<unknown>[]; events: CatalogEvent[] } {
+    const builders = updates.map((u) => trx.updateTable('post_targets').set(u.update).where('id', '=', u.id));
+    const next = nextPostStatus(post, now, targets);
+    if (dialect === 'postgres' && next && builders.length > 0) {
+      const withs = sql.join(builders.map((b, i) => sql`${sql.raw(`t${i}`)} as (${b})`));
+      const statement = sql`with ${withs} ${postStatusUpdate(trx, post, now, next)}`.compile(trx);
+      return { sent: [executeCompiled(trx, statement, { named: builders.length === 1 })], events: next.events };
+    }
+    const sent: Promise<unknown>[] = builders.map((b) => executeCompiled(trx, b.compile(), { named: true }));
+    const status = sendPostStatus(trx, post, now, targets);
+    if (status.written) sent.push(status.written);
+    return { sent, events: status.events };
+  }
+
   /** The targets as they are once `targetId` got `update`. */
   const withUpdate = (targets: TargetRow[], targetId: string, update: TargetUpdate) =>
     targets.map((t) => (t.id === targetId ? ({ ...t, ...update } as TargetRow) : t));
@@ -194,7 +214,7 @@ export function createAttemptsStore(deps: {
     const { post } = found;
     let targets = found.targets;
     const out = new Map<string, Claim>();
-    const sent: Promise<unknown>[] = [];
+    const updates: { id: string; update: TargetUpdate }[] = [];
     const accountOf = new Map(accounts.map((a) => [accountKey(a), a]));
     for (const targetId of targetIds) {
       const target = targets.find((t) => t.id === targetId);
@@ -203,7 +223,7 @@ export function createAttemptsStore(deps: {
         out.set(targetId, d);
         continue;
       }
-      sent.push(executeCompiled(trx, trx.updateTable('post_targets').set(d.update).where('id', '=', targetId).compile()));
+      updates.push({ id: targetId, update: d.update });
       targets = withUpdate(targets, targetId, d.update);
       const lateness = target!.attempts === 0 && post.scheduled_for !== null ? Math.max(0, now - post.scheduled_for) / 1000 : null;
       const claimed = { ...target!, ...d.update } as TargetRow;
@@ -219,12 +239,8 @@ export function createAttemptsStore(deps: {
         account: accountOf.get(accountKey(target!)) ?? null,
       });
     }
-    if (targets !== found.targets) {
-      const { written } = sendPostStatus(trx, post, now, targets);
-      if (written) sent.push(written);
-    }
-    if (sent.length === 0) return Promise.resolve(out);
-    return end.last(together(sent)).then(() => out);
+    if (updates.length === 0) return Promise.resolve(out);
+    return end.last(together(sendWrites(trx, post, now, updates, targets).sent)).then(() => out);
   }
 
   return {
@@ -340,10 +356,9 @@ export function createAttemptsStore(deps: {
             break;
         }
         // The target's row and the post's status, sent together.
-        const sent: Promise<unknown>[] = [executeCompiled(trx, trx.updateTable('post_targets').set(update).where('id', '=', targetId).compile())];
-        const status = sendPostStatus(trx, post, now, withUpdate(found.targets, targetId, update));
-        if (status.written) sent.push(status.written);
-        events.push(...status.events);
+        const written = sendWrites(trx, post, now, [{ id: targetId, update }], withUpdate(found.targets, targetId, update));
+        const sent = written.sent;
+        events.push(...written.events);
         const settings = found.beside.rows[0] ?? null;
         const comment = result.kind === 'published' && result.firstComment === true;
         const again = result.kind === 'retry' || result.kind === 'reconcile' || result.kind === 'defer';
