@@ -63,57 +63,73 @@ const FINAL_TARGET = new Set(['published', 'failed']);
 
 // Run for every attempt, twice (claim and write-back): built and compiled once (see db/prepared.ts). The
 // post's row is locked on PostgreSQL; SQLite's one writer already excludes every other transaction.
-const postById = (locked: boolean) =>
-  prepare<[string], PostRow>(1, (db, postId) => {
-    const q = db.selectFrom('posts').selectAll().where('id', '=', postId);
-    return locked ? q.forUpdate() : q;
-  });
-const postOfTarget = (locked: boolean) =>
-  prepare<[string], PostRow>(1, (db, targetId) => {
-    const q = db
+// Beside the post, a claim reads the accounts of its targets (for the attempts it starts) and a write-back
+// the webhook settings of the post's key (for the events it records, see webhooks/outbox.ts): on
+// PostgreSQL as a JSON column of the statement that locks the post, on SQLite each in a statement of its own.
+type Beside = 'accounts' | 'webhook';
+type By = 'post' | 'target';
+/** The post (found by its id, or by one of its targets' id) as a WHERE on `posts p`. */
+const postWhere = (by: By, id: unknown) => (by === 'post' ? sql`p.id = ${id}` : sql`p.id = (select post_id from post_targets where id = ${id})`);
+const besideJson = (beside: Beside, by: By, id: unknown) =>
+  beside === 'webhook'
+    ? sql`(select to_json(w) from (select url, events, disabled_at from webhook_settings where api_key_id = p.api_key_id) w)`
+    : sql`(select coalesce(json_agg(a.*), '[]'::json) from accounts a join post_targets t
+            on t.api_key_id = a.api_key_id and t.platform = a.platform and t.account_id = a.account_id
+            where ${by === 'post' ? sql`t.post_id = p.id` : sql`t.id = ${id}`})`;
+const pgLock = (by: By, beside: Beside) =>
+  prepare<[string], PostRow & { beside_json: unknown }>(1, (db, id) => ({
+    compile: () => sql`select p.*, ${besideJson(beside, by, id)} as beside_json from posts p where ${postWhere(by, id)} for update of p`.compile(db as Kysely<Database>),
+  }));
+const PG_LOCK: Record<By, Record<Beside, ReturnType<typeof pgLock>>> = {
+  post: { accounts: pgLock('post', 'accounts'), webhook: pgLock('post', 'webhook') },
+  target: { accounts: pgLock('target', 'accounts'), webhook: pgLock('target', 'webhook') },
+};
+const sqlitePost: Record<By, ReturnType<typeof prepare<[string], PostRow>>> = {
+  post: prepare<[string], PostRow>(1, (db, postId) => db.selectFrom('posts').selectAll().where('id', '=', postId)),
+  target: prepare<[string], PostRow>(1, (db, targetId) =>
+    db
       .selectFrom('posts')
       .selectAll()
-      .where('id', '=', db.selectFrom('post_targets').select('post_id').where('post_targets.id', '=', targetId));
-    return locked ? q.forUpdate() : q;
-  });
-const LOCK_POST = {
-  sqlite: { byPost: postById(false), byTarget: postOfTarget(false) },
-  postgres: { byPost: postById(true), byTarget: postOfTarget(true) },
+      .where('id', '=', db.selectFrom('post_targets').select('post_id').where('post_targets.id', '=', targetId)),
+  ),
 };
-const targetsOfPost = prepare<[string], TargetRow>(1, (db, postId) => db.selectFrom('post_targets').selectAll().where('post_id', '=', postId).orderBy('position'));
-const targetsBeside = prepare<[string], TargetRow>(1, (db, targetId) =>
-  db
-    .selectFrom('post_targets')
-    .selectAll()
-    .where('post_id', '=', db.selectFrom('post_targets as t').select('t.post_id').where('t.id', '=', targetId))
-    .orderBy('position'),
-);
-// The accounts of a post's targets (or of one target), read by a claim for the attempts it starts.
-const accountsOfPost = prepare<[string], AccountRow>(1, (db, postId) =>
-  db
+const joinAccounts = (db: Parameters<Parameters<typeof prepare>[1]>[0]) =>
+  (db as Kysely<Database>)
     .selectFrom('accounts')
     .innerJoin('post_targets', (j) =>
       j.onRef('post_targets.api_key_id', '=', 'accounts.api_key_id').onRef('post_targets.platform', '=', 'accounts.platform').onRef('post_targets.account_id', '=', 'accounts.account_id'),
     )
-    .selectAll('accounts')
-    .where('post_targets.post_id', '=', postId),
-);
-const accountOfTarget = prepare<[string], AccountRow>(1, (db, targetId) =>
-  db
-    .selectFrom('accounts')
-    .innerJoin('post_targets', (j) =>
-      j.onRef('post_targets.api_key_id', '=', 'accounts.api_key_id').onRef('post_targets.platform', '=', 'accounts.platform').onRef('post_targets.account_id', '=', 'accounts.account_id'),
-    )
-    .selectAll('accounts')
-    .where('post_targets.id', '=', targetId),
-);
-// The webhook settings of a target's key, read by a write-back for the events it records (webhooks/outbox.ts).
-const webhookOfTarget = prepare<[string], WebhookSettingsRow>(1, (db, targetId) =>
-  db
-    .selectFrom('webhook_settings')
-    .select(['url', 'events', 'disabled_at'])
-    .where('api_key_id', '=', db.selectFrom('post_targets').select('post_targets.api_key_id').where('post_targets.id', '=', targetId)),
-);
+    .selectAll('accounts');
+const sqliteBeside: Record<By, Record<Beside, ReturnType<typeof prepare<[string], AccountRow | WebhookSettingsRow>>>> = {
+  post: {
+    accounts: prepare<[string], AccountRow>(1, (db, postId) => joinAccounts(db).where('post_targets.post_id', '=', postId)),
+    webhook: prepare<[string], WebhookSettingsRow>(1, (db, postId) =>
+      (db as Kysely<Database>)
+        .selectFrom('webhook_settings')
+        .select(['url', 'events', 'disabled_at'])
+        .where('api_key_id', '=', (db as Kysely<Database>).selectFrom('posts').select('posts.api_key_id').where('posts.id', '=', postId)),
+    ),
+  },
+  target: {
+    accounts: prepare<[string], AccountRow>(1, (db, targetId) => joinAccounts(db).where('post_targets.id', '=', targetId)),
+    webhook: prepare<[string], WebhookSettingsRow>(1, (db, targetId) =>
+      (db as Kysely<Database>)
+        .selectFrom('webhook_settings')
+        .select(['url', 'events', 'disabled_at'])
+        .where('api_key_id', '=', (db as Kysely<Database>).selectFrom('post_targets').select('post_targets.api_key_id').where('post_targets.id', '=', targetId)),
+    ),
+  },
+};
+const targetsOf: Record<By, ReturnType<typeof prepare<[string], TargetRow>>> = {
+  post: prepare<[string], TargetRow>(1, (db, postId) => db.selectFrom('post_targets').selectAll().where('post_id', '=', postId).orderBy('position')),
+  target: prepare<[string], TargetRow>(1, (db, targetId) =>
+    db
+      .selectFrom('post_targets')
+      .selectAll()
+      .where('post_id', '=', db.selectFrom('post_targets as t').select('t.post_id').where('t.id', '=', targetId))
+      .orderBy('position'),
+  ),
+};
 
 const accountKey = (a: { api_key_id: string; platform: string; account_id: string }) => `${a.api_key_id}\n${a.platform}\n${a.account_id}`;
 
@@ -121,6 +137,10 @@ const accountKey = (a: { api_key_id: string; platform: string; account_id: strin
 interface Locked {
   post: PostRow;
   targets: TargetRow[];
+  /** The targets' accounts (a claim's read; else empty). */
+  accounts: AccountRow[];
+  /** The webhook settings of the post's key (a write-back's read; else null). */
+  webhook: WebhookSettingsRow | null;
 }
 
 export function createAttemptsStore(deps: {
@@ -143,16 +163,36 @@ export function createAttemptsStore(deps: {
    * A post, its row locked (PostgreSQL), and all its targets: what a claim or a write-back decides from.
    * Every change of a target's status locks its post first, so the targets read here stay as they are
    * until this transaction ends. Found by the post's id, or by one of its targets'. The statements are
-   * sent together (with BEGIN, see writeFrom): the server runs them in order, so the targets are read
-   * once the lock is held. `beside`: another read sent along (accounts, webhook settings).
+   * sent together (with BEGIN, see writeFrom): the server runs them in order, so the targets are read in
+   * a statement of their own once the lock is held (a read in the locking statement would see the rows as
+   * they were before it waited). `beside`: what else is read (see Beside).
    */
-  function lockPost<X>(trx: DbTx, by: { postId: string } | { targetId: string }, beside: (trx: DbTx) => Promise<X>): Promise<(Locked & { beside: X }) | null> {
-    const lock = LOCK_POST[dialect];
-    const [post, targets, more] =
-      'postId' in by
-        ? [lock.byPost.execute(trx, by.postId), targetsOfPost.execute(trx, by.postId), beside(trx)]
-        : [lock.byTarget.execute(trx, by.targetId), targetsBeside.execute(trx, by.targetId), beside(trx)];
-    return together([post, targets, more] as const).then(([p, t, b]) => (p.rows[0] ? { post: p.rows[0], targets: t.rows, beside: b } : null));
+  function lockPost(trx: DbTx, by: { postId: string } | { targetId: string }, beside: Beside): Promise<Locked | null> {
+    const [kind, id]: [By, string] = 'postId' in by ? ['post', by.postId] : ['target', by.targetId];
+    const targets = targetsOf[kind];
+    if (dialect === 'postgres') {
+      return together([PG_LOCK[kind][beside].execute(trx, id), targets.execute(trx, id)] as const).then(([p, t]) => {
+        const row = p.rows[0];
+        if (!row) return null;
+        const { beside_json: json, ...post } = row;
+        return {
+          post: post as PostRow,
+          targets: t.rows,
+          accounts: beside === 'accounts' ? ((json as AccountRow[] | null) ?? []) : [],
+          webhook: beside === 'webhook' ? ((json as WebhookSettingsRow | null) ?? null) : null,
+        };
+      });
+    }
+    return together([sqlitePost[kind].execute(trx, id), targets.execute(trx, id), sqliteBeside[kind][beside].execute(trx, id)] as const).then(([p, t, b]) => {
+      const post = p.rows[0];
+      if (!post) return null;
+      return {
+        post,
+        targets: t.rows,
+        accounts: beside === 'accounts' ? (b.rows as AccountRow[]) : [],
+        webhook: beside === 'webhook' ? ((b.rows[0] as WebhookSettingsRow | undefined) ?? null) : null,
+      };
+    });
   }
 
   /**
@@ -246,10 +286,10 @@ export function createAttemptsStore(deps: {
   return {
     async claim(targetId: string, now: number): Promise<Claim> {
       return writeFrom(
-        (trx) => lockPost(trx, { targetId }, (t) => accountOfTarget.execute(t, targetId)),
+        (trx) => lockPost(trx, { targetId }, 'accounts'),
         async (trx, found, end): Promise<Claim> => {
           if (!found) return { kind: 'gone' };
-          return (await claimIn(trx, found, found.beside.rows, [targetId], now, end)).get(targetId)!;
+          return (await claimIn(trx, found, found.accounts, [targetId], now, end)).get(targetId)!;
         },
       );
     },
@@ -260,11 +300,11 @@ export function createAttemptsStore(deps: {
      */
     async claimPost(postId: string, now: number): Promise<Map<string, Claim>> {
       return writeFrom(
-        (trx) => lockPost(trx, { postId }, (t) => accountsOfPost.execute(t, postId)),
+        (trx) => lockPost(trx, { postId }, 'accounts'),
         async (trx, found, end) => {
           if (!found) return new Map();
           const open = found.targets.filter((t) => t.status === 'pending' || t.status === 'publishing').map((t) => t.id);
-          return claimIn(trx, found, found.beside.rows, open, now, end);
+          return claimIn(trx, found, found.accounts, open, now, end);
         },
       );
     },
@@ -307,7 +347,7 @@ export function createAttemptsStore(deps: {
     async finish(targetId: string, attemptId: string, result: Finish, now: number): Promise<{ owned: boolean; postId?: string }> {
       // The key's webhook settings are read with the post, for the events the result announces.
       return writeFrom(
-        (trx) => lockPost(trx, { targetId }, (t) => webhookOfTarget.execute(t, targetId)),
+        (trx) => lockPost(trx, { targetId }, 'webhook'),
         async (trx, found, end) => {
         // Fenced: only the attempt that owns the target writes its result.
         const target = found?.targets.find((t) => t.id === targetId && t.attempt_id === attemptId && t.status === 'publishing');
@@ -359,7 +399,7 @@ export function createAttemptsStore(deps: {
         const written = sendWrites(trx, post, now, [{ id: targetId, update }], withUpdate(found.targets, targetId, update));
         const sent = written.sent;
         events.push(...written.events);
-        const settings = found.beside.rows[0] ?? null;
+        const settings = found.webhook;
         const comment = result.kind === 'published' && result.firstComment === true;
         const again = result.kind === 'retry' || result.kind === 'reconcile' || result.kind === 'defer';
         // Nothing else to write (no first comment, no job, no webhook wants the events): COMMIT goes with them.
