@@ -147,8 +147,7 @@ export function createPgWriter(db: Kysely<Database>, connect: () => Promise<PgCo
   }
 
   return {
-    write: (fn) =>
-      transaction(async (c, _begun, end) => fn(c.trx, end), false),
+    write: (fn) => transaction(async (c, _begun, end) => fn(c.trx, end), false),
     writeFrom: (first, fn) =>
       transaction(async (c, begun, end) => {
         const [, read] = await together([begun, first(c.trx)] as const);
