@@ -34,20 +34,6 @@ export function preparedName(sql: string): string | undefined {
   return names.get(sql);
 }
 
-/**
- * Runs a query compiled by the caller (its shape varies, so it is not prepared) the way prepared ones
- * run: on a write transaction's connection directly, so it is sent at once, in the order of the calls
- * (see TxEnd in writer.ts), rather than after Kysely's executor has had its turns. `named`: the caller's
- * shapes are few (a row update whose columns vary by case, never a list of varying length), so on
- * PostgreSQL each runs as a named statement, parsed once per connection.
- */
-export function executeCompiled<Row>(executor: AnyTx, query: { sql: string; parameters: readonly unknown[] }, options: { named?: boolean } = {}): Promise<QueryResult<Row>> {
-  if (options.named && !names.has(query.sql)) names.set(query.sql, `herald_${names.size + 1}`);
-  const runner = direct.get(executor);
-  if (runner) return runner(query.sql, query.parameters) as Promise<QueryResult<Row>>;
-  return executor.executeQuery(CompiledQuery.raw(query.sql, [...query.parameters])) as Promise<QueryResult<Row>>;
-}
-
 /** A stand-in for the i-th value; Kysely passes it through as a query parameter. */
 interface Placeholder {
   readonly [SLOT]: number;

@@ -63,8 +63,3 @@ export function sendPostStatus(trx: DbTx, post: PostRow, now: number, targets: r
   if (!next) return { written: null, events: [] };
   return { written: setStatus.execute(trx, next.status, now, next.publishedAt, post.id), events: next.events };
 }
-
-/** The post's status update of `next` (nextPostStatus), as a query builder, for a statement that writes more. */
-export function postStatusUpdate(trx: DbTx, post: PostRow, now: number, next: { status: PostStatus; publishedAt: number | null }) {
-  return trx.updateTable('posts').set({ status: next.status, updated_at: now, published_at: next.publishedAt }).where('id', '=', post.id);
-}

@@ -5,14 +5,14 @@
 import type { DbTx } from '../db/schema.ts';
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db/dialect.ts';
-import { executeCompiled, prepare } from '../db/prepared.ts';
+import { prepare, type Prepared } from '../db/prepared.ts';
 import type { AccountRow, Database, PostRow, TargetRow, TargetUpdate } from '../db/schema.ts';
 import { together, type TxEnd, type Writer } from '../db/writer.ts';
 import { newAttemptId } from '../lib/ids.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { FailureCategory } from '../platforms/types.ts';
 import { StaleAttemptError } from '../platforms/types.ts';
-import { nextPostStatus, postStatusUpdate, sendPostStatus } from '../posts/status.ts';
+import { nextPostStatus, sendPostStatus } from '../posts/status.ts';
 import { scheduleFirstComment } from './comments.ts';
 import { postFailed, postPublished, type CatalogEvent } from '../events/catalog.ts';
 import { subscribed, type Outbox, type WebhookSettingsRow } from '../webhooks/outbox.ts';
@@ -131,6 +131,33 @@ const targetsOf: Record<By, ReturnType<typeof prepare<[string], TargetRow>>> = {
   ),
 };
 
+// The updates of a claim's or write-back's targets, with the post's status (PostgreSQL: `status`), built
+// and compiled once per shape: which columns each target's update sets (a few per kind of result).
+const writesByShape = new Map<string, Prepared<unknown[], unknown>>();
+function targetWrites(columns: string[][], status: boolean): Prepared<unknown[], unknown> {
+  const shape = `${status}|${columns.map((c) => c.join(',')).join('|')}`;
+  let statement = writesByShape.get(shape);
+  if (statement) return statement;
+  const arity = columns.reduce((n, c) => n + c.length + 1, 0) + (status ? 4 : 0);
+  statement = prepare<unknown[]>(arity, (db, ...slots) => {
+    let i = 0;
+    const next = () => slots[i++];
+    const targets = columns.map((c) => {
+      const set = Object.fromEntries(c.map((k) => [k, next()]));
+      return (db as Kysely<Database>).updateTable('post_targets').set(set).where('id', '=', next() as string);
+    });
+    if (!status) return targets[0]!;
+    const post = (db as Kysely<Database>)
+      .updateTable('posts')
+      .set({ status: next() as PostRow['status'], updated_at: next() as number, published_at: next() as number | null })
+      .where('id', '=', next() as string);
+    return { compile: () => sql`with ${sql.join(targets.map((t, n) => sql`${sql.raw(`t${n}`)} as (${t})`))} ${post}`.compile(db as Kysely<Database>) };
+  });
+  // Shapes are few; should they not be, the rarest are not kept.
+  if (writesByShape.size < 256) writesByShape.set(shape, statement);
+  return statement;
+}
+
 const accountKey = (a: { api_key_id: string; platform: string; account_id: string }) => `${a.api_key_id}\n${a.platform}\n${a.account_id}`;
 
 /** A locked post and what a claim or a write-back decides from, read with it. */
@@ -202,14 +229,14 @@ export function createAttemptsStore(deps: {
    * what was sent and the events the post's new status announces.
    */
   function sendWrites(trx: DbTx, post: PostRow, now: number, updates: { id: string; update: TargetUpdate }[], targets: readonly TargetRow[]): { sent: Promise<unknown>[]; events: CatalogEvent[] } {
-    const builders = updates.map((u) => trx.updateTable('post_targets').set(u.update).where('id', '=', u.id));
     const next = nextPostStatus(post, now, targets);
-    if (dialect === 'postgres' && next && builders.length > 0) {
-      const withs = sql.join(builders.map((b, i) => sql`${sql.raw(`t${i}`)} as (${b})`));
-      const statement = sql`with ${withs} ${postStatusUpdate(trx, post, now, next)}`.compile(trx);
-      return { sent: [executeCompiled(trx, statement, { named: builders.length === 1 })], events: next.events };
+    const columns = updates.map((u) => Object.keys(u.update).filter((k) => u.update[k as keyof TargetUpdate] !== undefined));
+    const values = updates.flatMap((u, i) => [...columns[i]!.map((k) => u.update[k as keyof TargetUpdate]), u.id]);
+    if (dialect === 'postgres' && next && updates.length > 0) {
+      const statement = targetWrites(columns, true);
+      return { sent: [statement.execute(trx, ...values, next.status, now, next.publishedAt, post.id)], events: next.events };
     }
-    const sent: Promise<unknown>[] = builders.map((b) => executeCompiled(trx, b.compile(), { named: true }));
+    const sent: Promise<unknown>[] = updates.map((u, i) => targetWrites([columns[i]!], false).execute(trx, ...columns[i]!.map((k) => u.update[k as keyof TargetUpdate]), u.id));
     const status = sendPostStatus(trx, post, now, targets);
     if (status.written) sent.push(status.written);
     return { sent, events: status.events };
