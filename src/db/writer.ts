@@ -31,6 +31,10 @@ export type { DbTx };
  * instead of after its answer (a statement that failed makes that COMMIT a rollback, and the write
  * fails with the statement's error). After it the function sends nothing more and returns. On SQLite it
  * returns the statement as it is.
+ *
+ * "Already sent" means run through db/prepared.ts (prepare()), which sends at once on the transaction's
+ * connection. A query executed through Kysely (a builder's execute(), sql`…`.execute) is sent only after
+ * Kysely's executor has had a few turns, that is after this COMMIT, outside the transaction: never pass one.
  */
 export interface TxEnd {
   last<R>(statement: Promise<R>): Promise<R>;
@@ -46,7 +50,8 @@ export interface Writer {
   /**
    * A write transaction whose first statements are reads (`first`: a row locked FOR UPDATE and the rows
    * it guards), which `fn` decides from. On PostgreSQL they are sent with BEGIN, in one round trip
-   * (answered in order, so a read sent after a lock sees what was committed before the lock was had);
+   * (answered in order, so a read sent after a lock sees what was committed before the lock was had;
+   * prepared queries, which are sent in the order of the calls, see TxEnd);
    * should BEGIN fail, the reads wrote nothing and the write fails before `fn` runs. On SQLite it is
    * write().
    */
