@@ -309,7 +309,8 @@ export async function benchDue(options: DueOptions = {}): Promise<DueFigures> {
     await emulators.setLatency(latency);
 
     const cpu0 = heraldPids.reduce((s, pid) => s + cpuSeconds(pid), 0);
-    const pgMatch = options.postgres ? /^postgres: / : null;
+    // This run's database's backends only: the machine may run other servers (and other benchmarks' databases).
+    const pgMatch = options.postgres ? new RegExp(`^postgres: .*${database.name}`) : null;
     const dbCpu0 = pgMatch ? serverCpuSeconds(pgMatch) : 0;
     if (options.postgres) await options.postgres.resetStatements();
     const loadBefore = load1();

@@ -202,7 +202,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     refreshLeaseMs: config.platformTimeoutMs * 2 + 5_000,
     onRefreshFailure: (platform) => metrics.tokenRefreshFailures.inc({ platform }),
   });
-  const attempts = createAttemptsStore({ db: db.kysely, write: db.write, writeOne: db.writeOne, dialect: db.dialect, queue, outbox, leaseMs });
+  const attempts = createAttemptsStore({ db: db.kysely, write: db.write, writeFrom: db.writeFrom, writeOne: db.writeOne, dialect: db.dialect, queue, outbox, leaseMs });
   const engine = createPublishingEngine({
     db: db.kysely,
     clock,

@@ -23,6 +23,8 @@ export interface Db {
   write: Writer['write'];
   /** Runs a write of one statement (no BEGIN/COMMIT on PostgreSQL; see writer.ts). */
   writeOne: Writer['writeOne'];
+  /** A write transaction that starts with reads, sent with BEGIN on PostgreSQL (see writer.ts). */
+  writeFrom: Writer['writeFrom'];
   /** PostgreSQL: independent single statements on one connection, sent together (see writer.ts). */
   writeEach?: Writer['writeEach'];
   /**
@@ -188,6 +190,7 @@ export function openDatabase(options: {
       kysely,
       write: writer.write,
       writeOne: writer.writeOne,
+      writeFrom: writer.writeFrom,
       writeEach: writer.writeEach,
       writable: kysely,
       dialect: 'postgres',
@@ -228,6 +231,7 @@ export function openDatabase(options: {
     kysely,
     write: writer.write,
     writeOne: writer.writeOne,
+    writeFrom: writer.writeFrom,
     writable: writing,
     dialect: 'sqlite',
     describe: `sqlite:${file}`,

@@ -25,10 +25,37 @@ import type { Database, DbTx } from './schema.ts';
 
 export type { DbTx };
 
-export type WriteFn<T> = (trx: DbTx) => Promise<T>;
+/**
+ * How a write function ends its transaction early. `last(statement)`: `statement`, already sent, is the
+ * transaction's last one; on PostgreSQL the COMMIT goes out right behind it, in the same round trip,
+ * instead of after its answer (a statement that failed makes that COMMIT a rollback, and the write
+ * fails with the statement's error). After it the function sends nothing more and returns. On SQLite it
+ * returns the statement as it is.
+ *
+ * "Already sent" means run through db/prepared.ts (prepare()), which sends at once on the transaction's
+ * connection. A query executed through Kysely (a builder's execute(), sql`…`.execute) is sent only after
+ * Kysely's executor has had a few turns, that is after this COMMIT, outside the transaction: never pass one.
+ */
+export interface TxEnd {
+  last<R>(statement: Promise<R>): Promise<R>;
+}
+
+export type WriteFn<T> = (trx: DbTx, end: TxEnd) => Promise<T>;
+
+/** The end of a transaction that COMMIT follows in its own round trip (SQLite; single statements). */
+const NO_EARLY_END: TxEnd = { last: (statement) => statement };
 
 export interface Writer {
   write<T>(fn: WriteFn<T>): Promise<T>;
+  /**
+   * A write transaction whose first statements are reads (`first`: a row locked FOR UPDATE and the rows
+   * it guards), which `fn` decides from. On PostgreSQL they are sent with BEGIN, in one round trip
+   * (answered in order, so a read sent after a lock sees what was committed before the lock was had;
+   * prepared queries, which are sent in the order of the calls, see TxEnd);
+   * should BEGIN fail, the reads wrote nothing and the write fails before `fn` runs. On SQLite it is
+   * write().
+   */
+  writeFrom<F, T>(first: (trx: DbTx) => Promise<F>, fn: (trx: DbTx, first: F, end: TxEnd) => Promise<T>): Promise<T>;
   /**
    * A write of exactly one statement. On PostgreSQL it runs without BEGIN and COMMIT (a statement is a
    * transaction of its own), which saves two round trips; on SQLite it is write(). A function that runs
@@ -75,39 +102,67 @@ export async function together<T extends readonly unknown[]>(promises: T): Promi
 
 /** PostgreSQL: a plain transaction on a connection of the pool (many at once; the server groups commits). */
 export function createPgWriter(db: Kysely<Database>, connect: () => Promise<PgConnection>): Writer {
-  return {
-    async write(fn) {
-      const c = await connect();
-      let broken: Error | undefined;
+  /** `pipelined`: BEGIN is not waited for; `fn` waits for it along with its first statements (writeFrom). */
+  async function transaction<T>(fn: (c: PgConnection, begun: Promise<unknown>, end: TxEnd) => Promise<T>, pipelined: boolean): Promise<T> {
+    const c = await connect();
+    let broken: Error | undefined;
+    let committing: Promise<{ command?: string }> | null = null;
+    const end: TxEnd = {
+      last(statement) {
+        if (committing) throw new Error('a transaction has one last statement');
+        committing = c.run('commit') as Promise<{ command?: string }>;
+        // Waited for below, whatever the statement's fate.
+        committing.catch(() => {});
+        return statement;
+      },
+    };
+    try {
+      const begun = c.run('begin').catch((err: Error) => {
+        broken = err;
+        throw err;
+      });
+      if (!pipelined) await begun;
+      else begun.catch(() => {});
+      let result;
       try {
-        await c.run('begin').catch((err: Error) => {
-          broken = err;
-          throw err;
-        });
-        let result;
-        try {
-          result = await fn(c.trx);
-        } catch (err) {
+        result = await fn(c, begun, end);
+      } catch (err) {
+        if (committing) {
+          // The COMMIT sent behind the last statement ended the transaction (as a rollback, when a
+          // statement failed).
+          await (committing as Promise<unknown>).catch((e: Error) => (broken = e));
+        } else if (!broken) {
           await c.run('rollback').catch((e: Error) => (broken = e));
-          throw err;
         }
-        try {
-          await c.run('commit');
-        } catch (err) {
-          // A failed COMMIT ends the transaction; whether the connection is still sound is not known.
-          broken = err as Error;
-          throw err;
-        }
-        return result;
-      } finally {
-        c.release(broken);
+        throw err;
       }
-    },
-    writeOne: (fn) => fn(db),
+      try {
+        const done = await (committing ?? (c.run('commit') as Promise<{ command?: string }>));
+        // PostgreSQL answers COMMIT in a failed transaction with ROLLBACK, not an error.
+        if (done?.command === 'ROLLBACK') throw new Error('the transaction was rolled back instead of committed');
+      } catch (err) {
+        // A failed COMMIT ends the transaction; whether the connection is still sound is not known.
+        broken = err as Error;
+        throw err;
+      }
+      return result;
+    } finally {
+      c.release(broken);
+    }
+  }
+
+  return {
+    write: (fn) => transaction(async (c, _begun, end) => fn(c.trx, end), false),
+    writeFrom: (first, fn) =>
+      transaction(async (c, begun, end) => {
+        const [, read] = await together([begun, first(c.trx)] as const);
+        return fn(c.trx, read, end);
+      }, true),
+    writeOne: (fn) => fn(db, NO_EARLY_END),
     async writeEach(fn) {
       const c = await connect();
       try {
-        return await fn(c.trx);
+        return await fn(c.trx, NO_EARLY_END);
       } finally {
         c.release();
       }
@@ -154,7 +209,7 @@ export function createWriter(db: Kysely<Database>, dialect: DialectName, connect
         try {
           for (const [index, item] of batch.entries()) {
             try {
-              values.push(await item.fn(trx));
+              values.push(await item.fn(trx, NO_EARLY_END));
             } catch (error) {
               failures.push({ index, error });
               throw error;
@@ -213,5 +268,5 @@ export function createWriter(db: Kysely<Database>, dialect: DialectName, connect
   }
 
   // One writer on SQLite: a single statement shares the next commit like any other write.
-  return { write, writeOne: write };
+  return { write, writeOne: write, writeFrom: (first, fn) => write(async (trx, end) => fn(trx, await first(trx), end)) };
 }

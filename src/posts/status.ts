@@ -40,10 +40,26 @@ export const FINAL_POST_STATUSES: ReadonlySet<PostStatus> = new Set(['published'
  */
 export async function settlePostStatus(trx: DbTx, post: PostRow, now: number, known?: readonly TargetRow[]): Promise<CatalogEvent[]> {
   const targets = known ?? (await trx.selectFrom('post_targets').selectAll().where('post_id', '=', post.id).orderBy('position').execute());
+  const { written, events } = sendPostStatus(trx, post, now, targets);
+  await written;
+  return events;
+}
+
+/** Where a post's status moves once its targets are `targets` (null: it stays), and what that announces. */
+export function nextPostStatus(post: PostRow, now: number, targets: readonly TargetRow[]): { status: PostStatus; publishedAt: number | null; events: CatalogEvent[] } | null {
   const status = derivePostStatus(post, targets, now);
-  if (status === post.status) return [];
+  if (status === post.status) return null;
   const becameFinal = FINAL_POST_STATUSES.has(status) && !FINAL_POST_STATUSES.has(post.status);
   const publishedAt = becameFinal && targets.some((t) => t.status === 'published') ? now : post.published_at;
-  await setStatus.execute(trx, status, now, publishedAt, post.id);
-  return becameFinal ? [postCompleted({ postId: post.id, status, platforms: targets.map(presentTarget) })] : [];
+  return { status, publishedAt, events: becameFinal ? [postCompleted({ postId: post.id, status, platforms: targets.map(presentTarget) })] : [] };
+}
+
+/**
+ * settlePostStatus for a caller that has the targets and sends its statements together: the update (if
+ * the status moves) is sent at once, and its promise returned beside the events, for the caller to wait on.
+ */
+export function sendPostStatus(trx: DbTx, post: PostRow, now: number, targets: readonly TargetRow[]): { written: Promise<unknown> | null; events: CatalogEvent[] } {
+  const next = nextPostStatus(post, now, targets);
+  if (!next) return { written: null, events: [] };
+  return { written: setStatus.execute(trx, next.status, now, next.publishedAt, post.id), events: next.events };
 }

@@ -6,7 +6,6 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { CredentialsService, Credentials } from '../accounts/credentials.ts';
 import type { AccountRow, Database, PostRow, TargetRow } from '../db/schema.ts';
-import { prepare } from '../db/prepared.ts';
 import { settleWithin, type Clock } from '../lib/clock.ts';
 import { createHeartbeat } from '../lib/heartbeat.ts';
 import { fromJson } from '../lib/json.ts';
@@ -62,13 +61,8 @@ function publishContent(post: PostRow, target: TargetRow) {
   });
 }
 
-// Read by every attempt: built and compiled once (see db/prepared.ts).
-const accountOf = prepare<[string, string, string], AccountRow>(3, (db, apiKeyId, platform, accountId) =>
-  db.selectFrom('accounts').selectAll().where('api_key_id', '=', apiKeyId).where('platform', '=', platform).where('account_id', '=', accountId),
-);
-
 export function createPublishingEngine(deps: EngineDeps) {
-  const { db, clock, log, attempts, limits, adapters, credentials, metrics, policy, leaseMs } = deps;
+  const { clock, log, attempts, limits, adapters, credentials, metrics, policy, leaseMs } = deps;
   const settlePollMs = deps.settlePollMs ?? 250;
   const waiters = new Map<string, Set<() => void>>();
   const running = new Set<Promise<void>>();
@@ -82,10 +76,6 @@ export function createPublishingEngine(deps: EngineDeps) {
 
   function notify(postId: string) {
     for (const wake of waiters.get(postId) ?? []) wake();
-  }
-
-  async function loadAccount(target: TargetRow): Promise<AccountRow | undefined> {
-    return (await accountOf.execute(db, target.api_key_id, target.platform, target.account_id)).rows[0];
   }
 
   /** Decides what a failure means for the target (retry, reconcile later, or final). */
@@ -106,7 +96,8 @@ export function createPublishingEngine(deps: EngineDeps) {
     const { target, post } = c;
     const platform = target.platform as Platform;
     const adapter = adapters[platform];
-    let row = await loadAccount(target);
+    // Read by the claim, in the transaction that took the target.
+    let row: AccountRow | undefined = c.account ?? undefined;
     if (!row) {
       return { kind: 'failed', code: 'account_disconnected', message: `the ${platform} account ${target.account_id} was disconnected; connect it again, then retry` };
     }

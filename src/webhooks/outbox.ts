@@ -8,9 +8,26 @@ import { fromJson } from '../lib/json.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { CatalogEvent, EventName } from '../events/catalog.ts';
 
+/** A key's webhook settings, as the outbox reads them. */
+export interface WebhookSettingsRow {
+  url: string;
+  events: string;
+  disabled_at: number | null;
+}
+
 export interface Outbox {
-  /** Only catalog events (events/catalog.ts): each payload has one schema and one builder. */
-  record(trx: DbTx, apiKeyId: string, events: readonly CatalogEvent[]): Promise<void>;
+  /**
+   * Only catalog events (events/catalog.ts): each payload has one schema and one builder. `known`: the
+   * key's settings (null: none), when the caller read them in this transaction already.
+   */
+  record(trx: DbTx, apiKeyId: string, events: readonly CatalogEvent[], known?: { settings: WebhookSettingsRow | null }): Promise<void>;
+}
+
+/** Whether `settings` have any of `events` recorded (and delivered): record() writes nothing otherwise. */
+export function subscribed(settings: WebhookSettingsRow | null, events: readonly CatalogEvent[]): boolean {
+  if (events.length === 0 || !settings || settings.disabled_at !== null) return false;
+  const wanted = fromJson<string[]>(settings.events, []);
+  return events.some((e) => wanted.includes(e.event));
 }
 
 /** Serialises an event once; these exact bytes are signed and sent on every attempt. */
@@ -19,16 +36,16 @@ export function eventBody(id: string, event: EventName, timestamp: number, data:
 }
 
 // Read in every transaction that announces something: built and compiled once (see db/prepared.ts).
-const settingsOf = prepare<[string], { url: string; events: string; disabled_at: number | null }>(1, (db, apiKeyId) =>
+const settingsOf = prepare<[string], WebhookSettingsRow>(1, (db, apiKeyId) =>
   db.selectFrom('webhook_settings').select(['url', 'events', 'disabled_at']).where('api_key_id', '=', apiKeyId),
 );
 
 export function createOutbox(deps: { clock: Clock; queue: JobQueue }): Outbox {
   const { clock, queue } = deps;
   return {
-    async record(trx, apiKeyId, events) {
+    async record(trx, apiKeyId, events, known) {
       if (events.length === 0) return;
-      const settings = (await settingsOf.execute(trx, apiKeyId)).rows[0];
+      const settings = known ? known.settings : (await settingsOf.execute(trx, apiKeyId)).rows[0];
       if (!settings || settings.disabled_at !== null) return;
       const wanted = new Set(fromJson<string[]>(settings.events, []));
       const now = clock.now();

@@ -28,6 +28,9 @@ describe('PostgreSQL write transactions and the combined key read', { skip: !usi
   });
 
   const insert = prepare<[number, string]>(2, (d, id, v) => d.insertInto('t' as never).values({ id, v } as never));
+  const lockRow = prepare<[number]>(1, (d, id) => ({ compile: () => sql`select id from t where id = ${id} for update`.compile(d as never) }));
+  const readRow = prepare<[number], { v: string }>(1, (d, id) => ({ compile: () => sql`select v from t where id = ${id}`.compile(d as never) }));
+  const setRow = prepare<[string, number]>(2, (d, v, id) => ({ compile: () => sql`update t set v = ${v} where id = ${id}`.compile(d as never) }));
   const ids = async () => (await sql<{ id: number }>`select id from t order by id`.execute(db.kysely)).rows.map((r) => r.id);
 
   test('statements sent together commit together, and are seen inside the transaction before it commits', async () => {
@@ -73,6 +76,38 @@ describe('PostgreSQL write transactions and the combined key read', { skip: !usi
     await sql`delete from t`.execute(db.writable);
     await Promise.all(Array.from({ length: 60 }, (_, i) => db.write((trx) => together([insert.execute(trx, i * 2, 'x'), insert.execute(trx, i * 2 + 1, 'y')]))));
     assert.equal((await ids()).length, 120);
+  });
+
+  test('writeFrom: a read sent with BEGIN after a lock sees what the lock waited for; two such writes at once serialise', async () => {
+    await sql`delete from t`.execute(db.writable);
+    await db.write((trx) => insert.execute(trx, 10, 'n'));
+    // As a publish claim does: the row locked, then read again in a statement sent with the lock. Prepared
+    // queries, which are sent at once (a query run through Kysely's executor is sent a few turns later).
+    const lockThenRead = (trx: Parameters<Parameters<Db['write']>[0]>[0]) =>
+      together([lockRow.execute(trx, 10), readRow.execute(trx, 10)] as const).then(([, r]) => r.rows[0]!.v);
+    const append = () => db.writeFrom(lockThenRead, (trx, v, end) => end.last(setRow.execute(trx, `${v}x`, 10)));
+    await Promise.all([append(), append(), append()]);
+    assert.equal((await sql<{ v: string }>`select v from t where id = 10`.execute(db.kysely)).rows[0]!.v, 'nxxx');
+  });
+
+  test('TxEnd.last: the COMMIT sent behind the last statements commits them; a failure among them rolls back and is thrown', async () => {
+    await sql`delete from t`.execute(db.writable);
+    await db.write((trx, end) => end.last(together([insert.execute(trx, 1, 'a'), insert.execute(trx, 2, 'b')])));
+    assert.deepEqual(await ids(), [1, 2]);
+    const failed = await db
+      .writeFrom(
+        (trx) => lockRow.execute(trx, 1),
+        (trx, _read, end) => end.last(together([insert.execute(trx, 3, 'c'), insert.execute(trx, 2, 'duplicate')])),
+      )
+      .then(
+        () => null,
+        (err: Error & { code?: string }) => err,
+      );
+    assert.equal(failed?.code, '23505', 'the statement\'s own error');
+    assert.deepEqual(await ids(), [1, 2], 'the insert sent with the failing one was rolled back');
+    // The connection is sound afterwards.
+    await db.write((trx) => insert.execute(trx, 4, 'd'));
+    assert.deepEqual(await ids(), [1, 2, 4]);
   });
 
   test('consumeAfter: the row found and one point counted in the window consume counts in; nothing found, nothing counted', async () => {
