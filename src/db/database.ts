@@ -109,7 +109,7 @@ function asKyselyResult(result: pg.QueryResult): QueryResult<unknown> {
  */
 function pgConnections(pool: pg.Pool): () => Promise<PgConnection> {
   const named = namingStatements(pool);
-  const perClient = new WeakMap<pg.PoolClient, { trx: Kysely<Database>; query: ReturnType<typeof namedQuery> }>();
+  const perClient = new WeakMap<pg.PoolClient, { trx: Kysely<Database>; query: ReturnType<typeof namedQuery>; state: { sealed: boolean } }>();
   return async () => {
     const client = await named.connect();
     let entry = perClient.get(client);
@@ -129,16 +129,29 @@ function pgConnections(pool: pg.Pool): () => Promise<PgConnection> {
         }
         return query(text, values);
       };
-      const only = { query: (text: string, values?: readonly unknown[]) => send(text, values), release: () => {} };
+      // Sealed once the transaction's COMMIT is on its way (TxEnd.last): a statement sent after it would run
+      // outside the transaction, so it is refused instead.
+      const state = { sealed: false };
+      const guarded = (text: string, values?: readonly unknown[]) =>
+        state.sealed ? Promise.reject(new Error('a statement was sent after its transaction\'s last one (TxEnd.last)')) : send(text, values);
+      const only = { query: guarded, release: () => {} };
       const trx = new Kysely<Database>({
         dialect: new PostgresDialect({ pool: { Client: pg.Client, options: pool.options, connect: async () => only, end: async () => {} } as never }),
       });
-      runDirectly(trx, async (text, params) => asKyselyResult(await send(text, params)));
-      entry = { trx, query: send };
+      runDirectly(trx, async (text, params) => asKyselyResult(await guarded(text, params)));
+      entry = { trx, query: send, state };
       perClient.set(client, entry);
     }
-    const { trx, query } = entry;
-    return { trx, run: (text) => query(text), release: (err) => client.release(err) };
+    const { trx, query, state } = entry;
+    state.sealed = false;
+    return {
+      trx,
+      run: (text) => query(text),
+      seal: () => {
+        state.sealed = true;
+      },
+      release: (err) => client.release(err),
+    };
   };
 }
 

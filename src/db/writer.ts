@@ -34,7 +34,8 @@ export type { DbTx };
  *
  * "Already sent" means run through db/prepared.ts (prepare()), which sends at once on the transaction's
  * connection. A query executed through Kysely (a builder's execute(), sql`…`.execute) is sent only after
- * Kysely's executor has had a few turns, that is after this COMMIT, outside the transaction: never pass one.
+ * Kysely's executor has had a few turns, that is after this COMMIT: never pass one. The connection refuses
+ * it (it fails) rather than running it outside the transaction.
  */
 export interface TxEnd {
   last<R>(statement: Promise<R>): Promise<R>;
@@ -85,6 +86,8 @@ export interface PgConnection {
   trx: DbTx;
   /** Runs a statement of the writer's own (BEGIN, COMMIT, ROLLBACK). */
   run(sql: string): Promise<unknown>;
+  /** Refuses every statement but the writer's own from now on (the COMMIT has been sent; see TxEnd). */
+  seal(): void;
   /** Gives the connection back; with an error, the connection is closed instead of reused. */
   release(err?: Error): void;
 }
@@ -111,6 +114,7 @@ export function createPgWriter(db: Kysely<Database>, connect: () => Promise<PgCo
       last(statement) {
         if (committing) throw new Error('a transaction has one last statement');
         committing = c.run('commit') as Promise<{ command?: string }>;
+        c.seal();
         // Waited for below, whatever the statement's fate.
         committing.catch(() => {});
         return statement;

@@ -110,6 +110,21 @@ describe('PostgreSQL write transactions and the combined key read', { skip: !usi
     assert.deepEqual(await ids(), [1, 2, 4]);
   });
 
+  test('TxEnd.last: a query Kysely sends late (after the COMMIT) is refused, never run outside the transaction', async () => {
+    await sql`delete from t`.execute(db.writable);
+    const late = await db
+      .write((trx, end) => end.last(trx.insertInto('t' as never).values({ id: 9, v: 'late' } as never).execute()))
+      .then(
+        () => null,
+        (err: Error) => err,
+      );
+    assert.match(String(late?.message), /after its transaction's last one/);
+    assert.deepEqual(await ids(), [], 'the late insert did not run');
+    // The connection is unsealed for its next transaction.
+    await db.write((trx) => insert.execute(trx, 5, 'e'));
+    assert.deepEqual(await ids(), [5]);
+  });
+
   test('consumeAfter: the row found and one point counted in the window consume counts in; nothing found, nothing counted', async () => {
     await sql`insert into k (id, name) values ('key_a', 'a')`.execute(db.writable);
     const limiter = await createRateLimiter({ points: 3, durationSeconds: 60, keyPrefix: `t${Date.now()}`, pgPool: db.pgPool });
