@@ -2,6 +2,11 @@
 // from 16 connections, with the statements each create sends (pg_stat_statements) and what the server's
 // connections were doing, sampled every 20 ms (pg_stat_activity: waiting for Herald to send the next
 // statement, ClientRead; for a lock; or running). `node bench/create-waits.ts postgres`
+// On SQLite (`node bench/create-waits.ts`) it counts what the creates stored instead: the rows of each table
+// and the entries of each of its indexes (a partial index holds only the rows its WHERE admits), per post.
+// Each is a B-tree insert, and a B-tree written by a commit is at least one page written to the WAL.
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { cpuSeconds, load, serverCpuSeconds, startCreateBench } from './lib.ts';
 import { startPostgres } from './postgres.ts';
@@ -38,7 +43,38 @@ try {
     for (const t of s?.top ?? []) console.log(`  ${(t.calls / r.requests).toFixed(2)}  ${t.query}`);
     console.log('wait samples:');
     for (const [w, n] of [...waits].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${n}  ${w}`);
+  } else {
+    storedPerPost(join(database.dataDir, 'herald.db'));
   }
 } finally {
   await stop();
+}
+
+/** The rows and index entries in each table the creates wrote to, per post stored. */
+function storedPerPost(file: string): void {
+  const db = new SQLite(file, { readonly: true });
+  try {
+    const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    const posts = count('select count(*) as n from posts');
+    let total = 0;
+    console.log(`B-tree entries per post (${posts} posts):`);
+    for (const table of ['posts', 'post_targets', 'jobs', 'idempotency_keys', 'media_uses', 'webhook_events']) {
+      const rows = count(`select count(*) as n from "${table}"`);
+      if (rows === 0) continue;
+      const withoutRowid = /without rowid/i.test((db.prepare(`select sql from sqlite_master where type = 'table' and name = ?`).get(table) as { sql: string }).sql);
+      const trees: [string, number][] = withoutRowid ? [] : [[table, rows]];
+      for (const index of db.prepare(`select name from pragma_index_list(?)`).all(table) as { name: string }[]) {
+        const sql = (db.prepare(`select sql from sqlite_master where type = 'index' and name = ?`).get(index.name) as { sql: string | null } | undefined)?.sql;
+        const where = sql ? /\swhere\s([\s\S]*)$/i.exec(sql)?.[1] : undefined;
+        trees.push([index.name, where ? count(`select count(*) as n from "${table}" where ${where}`) : rows]);
+      }
+      for (const [name, n] of trees) {
+        total += n / posts;
+        console.log(`  ${(n / posts).toFixed(2)}  ${name}`);
+      }
+    }
+    console.log(`  ${total.toFixed(2)}  in all`);
+  } finally {
+    db.close();
+  }
 }

@@ -13,6 +13,7 @@ import * as m0008 from './migrations/0008_media.ts';
 import * as m0009 from './migrations/0009_dashboard_sessions.ts';
 import * as m0010 from './migrations/0010_lean_indexes.ts';
 import * as m0011 from './migrations/0011_media_uses_lean.ts';
+import * as m0012 from './migrations/0012_partial_post_indexes.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -32,6 +33,7 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
     ...MIGRATIONS,
     '0011_media_uses_lean': { up: (db) => m0011.up(db, dialect), down: (db) => m0011.down(db, dialect) },
+    '0012_partial_post_indexes': m0012,
   };
 }
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { openDatabase } from '../../src/db/database.ts';
-import { migrateTo, migrateToLatest } from '../../src/db/migrate.ts';
+import { migrateTo } from '../../src/db/migrate.ts';
 import { connectAccount } from '../helpers/connect.ts';
 import { publishNow, startWorld, type World } from '../helpers/e2e.ts';
 import { createTestDatabase, usingPostgres } from '../helpers/herald.ts';
@@ -208,7 +208,7 @@ test('migration 0011 keeps the uses a database holds, in one B-tree per use', as
       { media_id: 'med_b', post_id: 'post_1' },
     ];
     await db.writable.insertInto('media_uses').values(rows).execute();
-    assert.deepEqual((await migrateToLatest(db)).applied, ['0011_media_uses_lean']);
+    assert.deepEqual((await migrateTo(db, '0011_media_uses_lean')).applied, ['0011_media_uses_lean']);
     const after = await db.writable.selectFrom('media_uses').selectAll().orderBy('media_id').orderBy('post_id').execute();
     assert.deepEqual(after, rows);
     if (usingPostgres) {
