@@ -64,9 +64,11 @@ const PENDING_BODY_MAX = 64 * 1024;
 
 /** Whether a request's key may wait for its body: an idempotent route, a key header, a small JSON body. */
 function deferrable(req: FastifyRequest): boolean {
-  if (!req.routeOptions.config?.idempotent) return false;
+  // The headers first: Fastify builds routeOptions afresh on every read, and most requests (every GET)
+  // have no idempotency header.
   const h = req.headers;
   if (h['idempotency-key'] === undefined && h['idempotency-window'] === undefined) return false;
+  if (!req.routeOptions.config?.idempotent) return false;
   const length = Number(h['content-length']);
   if (!(length > 0 && length <= PENDING_BODY_MAX)) return false;
   return /^application\/json\s*(;|$)/i.test(h['content-type'] ?? '');
