@@ -3,7 +3,7 @@
 // an attempt that lost its lease can never overwrite a newer one. Status, events and follow-up jobs are
 // written in one transaction.
 import type { DbTx } from '../db/schema.ts';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { DialectName } from '../db/dialect.ts';
 import { prepare, type Prepared } from '../db/prepared.ts';
 import type { AccountRow, Database, PostRow, TargetRow, TargetUpdate } from '../db/schema.ts';
@@ -100,23 +100,18 @@ const joinAccounts = (db: Parameters<Parameters<typeof prepare>[1]>[0]) =>
       j.onRef('post_targets.api_key_id', '=', 'accounts.api_key_id').onRef('post_targets.platform', '=', 'accounts.platform').onRef('post_targets.account_id', '=', 'accounts.account_id'),
     )
     .selectAll('accounts');
+/** The webhook settings of the key `keyOf` selects (a post's or a target's api_key_id). */
+const webhookOfKey = (db: Parameters<Parameters<typeof prepare>[1]>[0], keyOf: (d: Kysely<Database>) => SelectQueryBuilder<Database, keyof Database, { api_key_id: string }>) =>
+  (db as Kysely<Database>).selectFrom('webhook_settings').select(['url', 'events', 'disabled_at']).where('api_key_id', '=', keyOf(db as Kysely<Database>));
 const sqliteBeside: Record<By, Record<Beside, ReturnType<typeof prepare<[string], AccountRow | WebhookSettingsRow>>>> = {
   post: {
     accounts: prepare<[string], AccountRow>(1, (db, postId) => joinAccounts(db).where('post_targets.post_id', '=', postId)),
-    webhook: prepare<[string], WebhookSettingsRow>(1, (db, postId) =>
-      (db as Kysely<Database>)
-        .selectFrom('webhook_settings')
-        .select(['url', 'events', 'disabled_at'])
-        .where('api_key_id', '=', (db as Kysely<Database>).selectFrom('posts').select('posts.api_key_id').where('posts.id', '=', postId)),
-    ),
+    webhook: prepare<[string], WebhookSettingsRow>(1, (db, postId) => webhookOfKey(db, (d) => d.selectFrom('posts').select('posts.api_key_id').where('posts.id', '=', postId))),
   },
   target: {
     accounts: prepare<[string], AccountRow>(1, (db, targetId) => joinAccounts(db).where('post_targets.id', '=', targetId)),
     webhook: prepare<[string], WebhookSettingsRow>(1, (db, targetId) =>
-      (db as Kysely<Database>)
-        .selectFrom('webhook_settings')
-        .select(['url', 'events', 'disabled_at'])
-        .where('api_key_id', '=', (db as Kysely<Database>).selectFrom('post_targets').select('post_targets.api_key_id').where('post_targets.id', '=', targetId)),
+      webhookOfKey(db, (d) => d.selectFrom('post_targets').select('post_targets.api_key_id').where('post_targets.id', '=', targetId)),
     ),
   },
 };
@@ -231,12 +226,13 @@ export function createAttemptsStore(deps: {
   function sendWrites(trx: DbTx, post: PostRow, now: number, updates: { id: string; update: TargetUpdate }[], targets: readonly TargetRow[]): { sent: Promise<unknown>[]; events: CatalogEvent[] } {
     const next = nextPostStatus(post, now, targets);
     const columns = updates.map((u) => Object.keys(u.update).filter((k) => u.update[k as keyof TargetUpdate] !== undefined));
-    const values = updates.flatMap((u, i) => [...columns[i]!.map((k) => u.update[k as keyof TargetUpdate]), u.id]);
+    // Each update's values in its columns' order, then the target's id.
+    const values = updates.map((u, i) => [...columns[i]!.map((k) => u.update[k as keyof TargetUpdate]), u.id]);
     if (dialect === 'postgres' && next && updates.length > 0) {
       const statement = targetWrites(columns, true);
-      return { sent: [statement.execute(trx, ...values, next.status, now, next.publishedAt, post.id)], events: next.events };
+      return { sent: [statement.execute(trx, ...values.flat(), next.status, now, next.publishedAt, post.id)], events: next.events };
     }
-    const sent: Promise<unknown>[] = updates.map((u, i) => targetWrites([columns[i]!], false).execute(trx, ...columns[i]!.map((k) => u.update[k as keyof TargetUpdate]), u.id));
+    const sent: Promise<unknown>[] = values.map((v, i) => targetWrites([columns[i]!], false).execute(trx, ...v));
     const status = sendPostStatus(trx, post, now, targets);
     if (status.written) sent.push(status.written);
     return { sent, events: status.events };
