@@ -8,11 +8,23 @@ import type { Platform } from '../platforms/registry.ts';
 /** What a post's create-time checks need of an account it names (not its tokens). */
 export type NamedAccount = Pick<AccountRow, 'platform' | 'account_id' | 'status' | 'meta'>;
 
-// Read with every post created: compiled once per number of accounts named (see db/prepared.ts).
+// Read with every post created: compiled once per number of platforms and of accounts named (see
+// db/prepared.ts). The platforms are named so that the read is a seek of the key's unique index
+// (api_key_id, platform, account_id) per pair; with the accounts alone SQLite, which keeps no statistics,
+// reads every account of the key, a cost that grows with the key's accounts. A pair no target names (an
+// account id of one target under another's platform) may come back: it is keyed apart and never looked up.
+const SHAPE_ACCOUNTS = 1024;
 const accountsNamed = prepareByShape<NamedAccount>(
-  (n) => n + 1,
-  (db, _n, [apiKeyId, ...accountIds]) =>
-    db.selectFrom('accounts').select(['platform', 'account_id', 'status', 'meta']).where('api_key_id', '=', apiKeyId).where('account_id', 'in', accountIds),
+  (shape) => 1 + Math.floor(shape / SHAPE_ACCOUNTS) + (shape % SHAPE_ACCOUNTS),
+  (db, shape, [apiKeyId, ...rest]) => {
+    const platforms = Math.floor(shape / SHAPE_ACCOUNTS);
+    return db
+      .selectFrom('accounts')
+      .select(['platform', 'account_id', 'status', 'meta'])
+      .where('api_key_id', '=', apiKeyId)
+      .where('platform', 'in', rest.slice(0, platforms) as Platform[])
+      .where('account_id', 'in', rest.slice(platforms));
+  },
 );
 
 export function createAccountsDal(deps: { db: Kysely<Database> }) {
@@ -32,8 +44,11 @@ export function createAccountsDal(deps: { db: Kysely<Database> }) {
     async findForTargets(apiKeyId: string, targets: readonly { platform: Platform; accountId: string }[], executor: DbTx = db): Promise<Map<string, NamedAccount>> {
       const out = new Map<string, NamedAccount>();
       if (targets.length === 0) return out;
+      const platforms = [...new Set(targets.map((t) => t.platform))];
       const ids = [...new Set(targets.map((t) => t.accountId))];
-      const { rows } = await accountsNamed.execute(executor, ids.length, [apiKeyId, ...ids]);
+      // A body names at most MAX_TARGETS accounts; the shape counts up to 1,023.
+      if (ids.length >= SHAPE_ACCOUNTS) throw new Error(`${ids.length} accounts named in one read`);
+      const { rows } = await accountsNamed.execute(executor, platforms.length * SHAPE_ACCOUNTS + ids.length, [apiKeyId, ...platforms, ...ids]);
       for (const row of rows) out.set(`${row.platform}:${row.account_id}`, row);
       return out;
     },

@@ -16,9 +16,13 @@ const MEDIA_COLUMNS = [
   'id', 'api_key_id', 'type', 'content_type', 'bytes', 'sha256', 'width', 'height', 'duration_ms', 'frame_rate', 'video_codec',
   'audio_codec', 'pages', 'facts', 'alt_text', 'filename', 'token', 'store_key', 'stored_bytes', 'created_at', 'last_used_at',
 ] as const satisfies readonly (keyof MediaRow)[];
+// By id alone, the key compared on the rows read: with `api_key_id = ? and id in (…)` SQLite (which keeps
+// no statistics) reads the key's whole library through media_key_created and filters it, a cost that grew
+// with the library (about 96 µs for 1,900 files against 10 µs by id); by id it is one primary-key seek per
+// file on both databases.
 const manyQuery = prepareByShape<MediaRow>(
-  (n) => 1 + n,
-  (db, n, slots) => db.selectFrom('media').select(MEDIA_COLUMNS).where('api_key_id', '=', slots[0] as string).where('id', 'in', slots.slice(1, 1 + n) as string[]),
+  (n) => n,
+  (db, _n, ids) => db.selectFrom('media').select(MEDIA_COLUMNS).where('id', 'in', ids as string[]),
 );
 // A use already recorded is left as it is (a PATCH records every media the post names, kept ones too).
 const insertUses = prepareRows<{ media_id: string; post_id: string }>(['media_id', 'post_id'], (db, rows) =>
@@ -56,7 +60,8 @@ export function createMediaDal(deps: { db: Kysely<Database> }) {
     async getMany(apiKeyId: string, ids: readonly string[], executor: DbTx = db): Promise<MediaRow[]> {
       if (ids.length === 0) return [];
       const unique = [...new Set(ids)];
-      return (await manyQuery.execute(executor, unique.length, [apiKeyId, ...unique])).rows;
+      // Another key's file is not there, as an unknown id is not.
+      return (await manyQuery.execute(executor, unique.length, unique)).rows.filter((r) => r.api_key_id === apiKeyId);
     },
 
     byToken(token: string): Promise<MediaRow | undefined> {
