@@ -21,6 +21,17 @@ export async function exclusive(dialect: DialectName, trx: DbTx, name: string): 
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
 }
 
+/**
+ * Waits for the transactions writing `table` now and holds new writes to it back until the calling
+ * transaction ends; the caller may write to it itself. PostgreSQL: SHARE ROW EXCLUSIVE, which conflicts
+ * with the ROW EXCLUSIVE every write takes and with itself, so two holders run one after the other (SHARE
+ * would let both in, and both then wait for the other's SHARE to write: a deadlock). Readers are not held.
+ * A no-op on SQLite, where the single writer already excludes every other transaction.
+ */
+export async function holdWrites(dialect: DialectName, trx: DbTx, table: string): Promise<void> {
+  if (dialect === 'postgres') await sql`lock table ${sql.table(table)} in share row exclusive mode`.execute(trx);
+}
+
 /** True when an error is a unique-constraint violation, whichever database raised it. */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;

@@ -5,7 +5,8 @@ import type { Cursor } from '../contract/cursor.ts';
 import type { Database, DbTx, MediaRenditionRow, MediaRow } from '../db/schema.ts';
 import type { Insertable } from 'kysely';
 import type { MediaTable, MediaRenditionsTable } from '../db/schema.ts';
-import { prepareByShape, prepareRows } from '../db/prepared.ts';
+import { holdWrites, type DialectName } from '../db/dialect.ts';
+import { prepareByShape } from '../db/prepared.ts';
 
 /** Posts in these states, or with a target still to be final, hold their media (DELETE answers 409). */
 const OPEN_POST_STATUSES = ['draft', 'scheduled', 'publishing'] as const;
@@ -24,13 +25,25 @@ const manyQuery = prepareByShape<MediaRow>(
   (n) => n,
   (db, _n, ids) => db.selectFrom('media').select(MEDIA_COLUMNS).where('id', 'in', ids as string[]),
 );
-// A use already recorded is left as it is (a PATCH records every media the post names, kept ones too).
-const insertUses = prepareRows<{ media_id: string; post_id: string }>(['media_id', 'post_id'], (db, rows) =>
-  db.insertInto('media_uses').values(rows).onConflict((oc) => oc.columns(['media_id', 'post_id']).doNothing()),
+// The uses of the files that are still in the library: a file deleted since the checks read it gets none,
+// which the count of rows written shows. A use already recorded is left as it is (a PATCH records every
+// media the post names, kept ones too).
+const insertUses = prepareByShape(
+  (n) => 1 + n,
+  (db, _n, [postId, ...ids]) =>
+    db
+      .insertInto('media_uses')
+      .columns(['media_id', 'post_id'])
+      .expression(db.selectFrom('media').select(['id', sql<string>`cast(${postId} as text)`.as('post_id')]).where('id', 'in', ids as string[]))
+      .onConflict((oc) => oc.columns(['media_id', 'post_id']).doNothing()),
+);
+const presentQuery = prepareByShape<{ id: string }>(
+  (n) => n,
+  (db, _n, ids) => db.selectFrom('media').select('id').where('id', 'in', ids as string[]),
 );
 
-export function createMediaDal(deps: { db: Kysely<Database> }) {
-  const { db } = deps;
+export function createMediaDal(deps: { db: Kysely<Database>; dialect: DialectName }) {
+  const { db, dialect } = deps;
 
   /** Media ids among `ids` that an open post uses (draft, scheduled, publishing, or a target not final). */
   async function inUse(trx: DbTx, ids: readonly string[]): Promise<Set<string>> {
@@ -125,12 +138,34 @@ export function createMediaDal(deps: { db: Kysely<Database> }) {
      * the post dropped are removed by that key, and every media it names is recorded (kept ones are left
      * as they are). A use counts for retention as long as its post changed within the retention period,
      * so nothing else is written here.
+     *
+     * Returns the ids newly named that are no longer in the library (deleted since the checks read them):
+     * the caller must not commit then. A DELETE of the file cannot slip in between: on SQLite it is
+     * serialized with this write; on PostgreSQL it waits for this transaction or makes it wait (lockUses),
+     * and this statement reads after.
      */
-    async setUses(trx: DbTx, postId: string, mediaIds: readonly string[], before: readonly string[] = []): Promise<void> {
+    async setUses(trx: DbTx, postId: string, mediaIds: readonly string[], before: readonly string[] = []): Promise<string[]> {
       const ids = [...new Set(mediaIds)];
-      const dropped = [...new Set(before)].filter((id) => !ids.includes(id));
+      const had = new Set(before);
+      const dropped = [...had].filter((id) => !ids.includes(id));
       if (dropped.length > 0) await trx.deleteFrom('media_uses').where('post_id', '=', postId).where('media_id', 'in', dropped).execute();
-      if (ids.length > 0) await insertUses.execute(trx, ids.map((media_id) => ({ media_id, post_id: postId })));
+      if (ids.length === 0) return [];
+      const written = await insertUses.execute(trx, ids.length, [postId, ...ids]);
+      // A new post has no uses yet: every file still there got one. A PATCH's kept files may have had theirs.
+      if (had.size === 0 && Number(written.numAffectedRows ?? 0n) === ids.length) return [];
+      const added = ids.filter((id) => !had.has(id));
+      if (added.length === 0) return [];
+      const present = new Set((await presentQuery.execute(trx, added.length, added)).rows.map((r) => r.id));
+      return added.filter((id) => !present.has(id));
+    },
+
+    /**
+     * Before a delete looks for uses: waits for the transactions writing uses now and holds new ones back
+     * until it commits (holdWrites), so it sees every use committed before it and every later write of a
+     * use sees the file gone. Deletes of media run one at a time on PostgreSQL; SQLite serializes writes.
+     */
+    lockUses(trx: DbTx): Promise<void> {
+      return holdWrites(dialect, trx, 'media_uses');
     },
 
     async touch(trx: DbTx, ids: readonly string[], now: number): Promise<void> {

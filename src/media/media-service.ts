@@ -240,6 +240,8 @@ export function createMediaService(deps: MediaServiceDeps) {
       const gone = await write(async (trx) => {
         const m = await dal.get(apiKeyId, id, trx);
         if (!m) throw errors.notFound(`no media ${id}`);
+        // Creates and edits writing uses now finish first (PostgreSQL; SQLite serializes writes anyway).
+        await dal.lockUses(trx);
         if ((await dal.inUse(trx, [id])).has(id)) throw mediaErrors.inUse(id);
         const renditions = await dal.renditionsOf(id, trx);
         await dal.delete(trx, id);
@@ -259,7 +261,9 @@ export function createMediaService(deps: MediaServiceDeps) {
         let progressed = false;
         for (const candidate of batch) {
           const gone = await write(async (trx) => {
-            // Checked again in the transaction: used, or taken by a post, since it was listed, it stays.
+            // Checked again in the transaction, after the writes of uses in flight: used, or taken by a
+            // post, since it was listed, it stays.
+            await dal.lockUses(trx);
             if (!(await dal.stillUnused(trx, candidate.id, cutoff))) return null;
             const renditions = await dal.renditionsOf(candidate.id, trx);
             await dal.delete(trx, candidate.id);

@@ -12,6 +12,11 @@
 // - the key's webhooks must not want an event of this create: events are written by the outbox
 //   (webhooks/outbox.ts), with a delivery and a job each, so such a create is left to the transaction
 //   (the caller runs it), and this statement writes nothing.
+// - every library media file it names must still be in the library: a DELETE /v1/media/{id} that committed
+//   after the checks read the file leaves nothing written ('media_gone'). The media DELETE holds writes to
+//   media_uses back before it looks for uses (media-dal.ts lockUses): it waits for this statement (which
+//   holds ROW EXCLUSIVE on media_uses) or makes it wait, and PostgreSQL takes a statement's snapshot after
+//   its locks, so either the DELETE sees these uses (409) or this statement sees the file gone.
 // A create that takes a queue slot is always left to the transaction (the slot is read first).
 import { sql, type RawBuilder } from 'kysely';
 import type { NewPost, NewTarget } from '../db/schema.ts';
@@ -40,8 +45,9 @@ export interface CreateWrite {
 /**
  * 'created': every row is written. 'claim_lost': another request holds the key now; nothing was written.
  * 'webhooks': the key's webhooks want an event of this create; nothing was written (use the transaction).
+ * 'media_gone': a library file it names was deleted since the checks read it; nothing was written.
  */
-export type CreateOutcome = 'created' | 'claim_lost' | 'webhooks';
+export type CreateOutcome = 'created' | 'claim_lost' | 'webhooks' | 'media_gone';
 
 // A statement's shape: target count, which idempotency write, whether jobs (and a NOTIFY) go with it,
 // whether it announces events, and whether it records media uses.
@@ -77,7 +83,7 @@ const arity = (s: Shape) =>
 
 const columns = (keys: readonly string[]) => sql.join(keys.map((k) => sql.ref(k)));
 
-const createStatement = prepareByShape<{ webhooks: boolean; created: boolean }>(
+const createStatement = prepareByShape<{ webhooks: boolean; created: boolean; media: boolean }>(
   (shape) => arity(decode(shape)),
   (db, shape, slots) => {
     const s = decode(shape);
@@ -91,6 +97,15 @@ const createStatement = prepareByShape<{ webhooks: boolean; created: boolean }>(
       const [apiKeyId, names] = take(2);
       ctes.push(sql`wanted as (select 1 from webhook_settings where api_key_id = ${apiKeyId} and disabled_at is null and events::jsonb ?| ${names}::text[])`);
       free = sql`not exists (select 1 from wanted)`;
+    }
+    let media: RawBuilder<unknown> = sql`true`;
+    let mediaIds: unknown;
+    if (s.uses) {
+      // The ids are distinct: all of them still in the library, or nothing is written.
+      mediaIds = next();
+      ctes.push(sql`present as (select count(*) = cardinality(${mediaIds}::text[]) as ok from media where id = any(${mediaIds}::text[]))`);
+      media = sql`(select ok from present)`;
+      free = sql`${free} and ${media}`;
     }
     let go = free;
     if (s.claim !== CLAIM_NONE) {
@@ -111,8 +126,8 @@ const createStatement = prepareByShape<{ webhooks: boolean; created: boolean }>(
       ctes.push(sql`target_${sql.raw(String(t))} as (insert into post_targets (${columns(TARGET_COLUMNS)}) select ${sql.join(take(TARGET_COLUMNS.length))} where ${go})`);
     }
     if (s.uses) {
-      // As setUses: one row per (media, post); the ids are distinct.
-      const [mediaIds, postId] = take(2);
+      // As setUses: one row per (media, post).
+      const postId = next();
       ctes.push(sql`uses as (insert into media_uses (media_id, post_id) select m, ${postId} from unnest(${mediaIds}::text[]) as m where ${go} on conflict do nothing)`);
     }
     let notify: RawBuilder<unknown> = sql``;
@@ -123,7 +138,7 @@ const createStatement = prepareByShape<{ webhooks: boolean; created: boolean }>(
       if (s.jobs === JOBS_NOTIFY) notify = sql`, case when ${go} then pg_notify(${JOBS_CHANNEL}, ${next()}) end as notified`;
     }
     const webhooks = s.events ? sql`exists (select 1 from wanted)` : sql`false`;
-    const q = sql<{ webhooks: boolean; created: boolean }>`with ${sql.join(ctes)} select ${webhooks} as webhooks, ${go} as created${notify}`;
+    const q = sql<{ webhooks: boolean; created: boolean; media: boolean }>`with ${sql.join(ctes)} select ${webhooks} as webhooks, ${go} as created, ${media} as media${notify}`;
     return { compile: () => q.compile(db) };
   },
 );
@@ -140,8 +155,10 @@ export function createInOneStatement(deps: { writeOne: Writer['writeOne']; queue
       events: w.events.length > 0,
       uses: w.mediaIds.length > 0,
     };
+    // In the order the statement takes them (above).
     const args: unknown[] = [];
     if (shape.events) args.push(w.apiKeyId, [...new Set(w.events)]);
+    if (shape.uses) args.push([...new Set(w.mediaIds)]);
     if (w.claim) {
       const postId = w.post.id as string;
       if (w.answerJson !== null) args.push(postId, 201, w.answerJson);
@@ -150,7 +167,7 @@ export function createInOneStatement(deps: { writeOne: Writer['writeOne']; queue
     }
     args.push(...valuesOf(POST_COLUMNS, w.post));
     for (const t of w.targets) args.push(...valuesOf(TARGET_COLUMNS, t));
-    if (shape.uses) args.push([...new Set(w.mediaIds)], w.post.id);
+    if (shape.uses) args.push(w.post.id);
     if (w.jobs.length > 0) {
       const rows = rowsOf(w.jobs);
       args.push(...rows.columns);
@@ -163,6 +180,7 @@ export function createInOneStatement(deps: { writeOne: Writer['writeOne']; queue
     const { rows } = await deps.writeOne((trx) => createStatement.execute(trx, encode(shape), args));
     const r = rows[0]!;
     if (r.webhooks) return 'webhooks';
-    return r.created ? 'created' : 'claim_lost';
+    if (r.created) return 'created';
+    return r.media ? 'claim_lost' : 'media_gone';
   };
 }

@@ -103,6 +103,16 @@ export async function resolveLibraryMedia(apiKeyId: string, body: CreatePostInpu
   return { body: resolved, rows, problems };
 }
 
+/**
+ * 400 at the first item naming one of `gone`: library files deleted after the checks read them and before
+ * the post's rows were written (nothing was written). The same answer a create naming them afterwards gets.
+ */
+export function mediaGone(body: CreatePostInput, gone: readonly string[]): ApiError {
+  const at = mediaItemsOfBody(body).find((f) => typeof f.item.mediaId === 'string' && gone.includes(f.item.mediaId));
+  const path = at?.path ?? 'mediaItems';
+  return errors.invalid(`${path}.mediaId`, `${path}.mediaId: no media ${gone[0]} in this API key's library (it was deleted while this post was being written)`);
+}
+
 /** Where a target's media items are, relative to the target ('media[1]', 'settings.threadItems[0].mediaItems[2]'). */
 export function targetMediaItems(platform: string, content: TargetContent): { field: string; item: Record<string, unknown> }[] {
   const own = content.media.map((m, i) => ({ field: `media[${i}]`, item: m as unknown as Record<string, unknown> }));

@@ -16,7 +16,7 @@ import type { Outbox } from '../webhooks/outbox.ts';
 import type { MediaDal } from '../media/media-dal.ts';
 import { checkPublishable, compose, type Validators } from './compose.ts';
 import { createInOneStatement } from './create-statement.ts';
-import { libraryIdsOf, resolveLibraryMedia, type LibraryReader, type LibraryRows } from './library-media.ts';
+import { libraryIdsOf, mediaGone, resolveLibraryMedia, type LibraryReader, type LibraryRows } from './library-media.ts';
 import { decodeCursor, encodeCursor } from '../contract/cursor.ts';
 import type { PostsDal } from './posts-dal.ts';
 import { presentPost } from './present.ts';
@@ -187,6 +187,13 @@ export function createPostsService(deps: PostsServiceDeps) {
     return checked;
   }
 
+  /** Which of `ids` the library no longer holds (after a write found some gone). */
+  async function goneOf(apiKeyId: string, ids: readonly string[]): Promise<string[]> {
+    const there = new Set((await library.getMany(apiKeyId, ids)).map((r) => r.id));
+    const gone = ids.filter((id) => !there.has(id));
+    return gone.length > 0 ? gone : [...ids];
+  }
+
   /**
    * Stores a checked post: its rows, its job and events in one transaction; a queued post takes its slot
    * there. Returns the composed rows and the answer when it is known before publishing (draft, scheduled).
@@ -218,6 +225,7 @@ export function createPostsService(deps: PostsServiceDeps) {
       });
       if (outcome === 'created') return stored;
       if (outcome === 'claim_lost') throw errors.idempotencyInUse();
+      if (outcome === 'media_gone') throw mediaGone(body, await goneOf(apiKeyId, used));
     }
     for (let attempt = 1; ; attempt++) {
       try {
@@ -228,7 +236,7 @@ export function createPostsService(deps: PostsServiceDeps) {
           const postId = c.post.id as string;
           // None of these statements needs another's answer: they are sent together (one round trip on
           // PostgreSQL), the post's own rows first, as the others name it.
-          await together([
+          const [, gone] = await together([
             posts.insert(trx, c.post, c.targets as NewTarget[]),
             used.length > 0 ? mediaUses.setUses(trx, postId, used) : undefined,
             claim && stored.answerJson !== null
@@ -239,6 +247,8 @@ export function createPostsService(deps: PostsServiceDeps) {
             queue.enqueue(trx, c.jobs),
             outbox.record(trx, apiKeyId, c.events),
           ]);
+          // Thrown, the transaction writes nothing.
+          if (gone && gone.length > 0) throw mediaGone(body, gone);
           return stored;
         });
       } catch (err) {

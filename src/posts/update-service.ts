@@ -16,7 +16,7 @@ import type { Outbox } from '../webhooks/outbox.ts';
 import type { MediaDal } from '../media/media-dal.ts';
 import { compose } from './compose.ts';
 import { bodyOf } from './stored-body.ts';
-import { libraryIdsOf } from './library-media.ts';
+import { libraryIdsOf, mediaGone } from './library-media.ts';
 import type { PostsDal } from './posts-dal.ts';
 import type { PostsService, PublishStarter } from './posts-service.ts';
 import { presentPost } from './present.ts';
@@ -111,7 +111,9 @@ export function createUpdateService(deps: {
         });
         if (keepSlot) c.post.queued_slot = current.post.queued_slot;
         await posts.replace(trx, c.post, c.targets as NewTarget[]);
-        await mediaUses.setUses(trx, postId, libraryIdsOf(merged), libraryIdsOf(bodyOf(current.post, current.targets)));
+        const gone = await mediaUses.setUses(trx, postId, libraryIdsOf(merged), libraryIdsOf(bodyOf(current.post, current.targets)));
+        // Files named anew that were deleted since the checks read them: thrown, nothing is written.
+        if (gone.length > 0) throw mediaGone(merged, gone);
         const events: CatalogEvent[] = [postUpdated(postId, c.post.version!)];
         const wasAt = current.post.is_draft === 1 ? null : current.post.scheduled_for;
         if (c.post.is_draft === 0 && plan.mode !== 'now' && c.post.scheduled_for !== wasAt) events.push(postScheduled(postId, c.post.scheduled_for!));

@@ -2,6 +2,7 @@
 // key, and the claim-id fence that stops a slow claimer's writes. Replay, a different request, concurrency,
 // expiry and a claimer that died are rows of the fault matrix: test/faults/idempotency.test.ts.
 import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createIdempotencyStore } from '../../src/idempotency/idempotency-store.ts';
@@ -11,6 +12,7 @@ import { resolveMode } from '../../src/posts/rules.ts';
 import { testClock } from '../helpers/clock.ts';
 import { connectAccount } from '../helpers/connect.ts';
 import { startHerald, usingPostgres, type TestHerald } from '../helpers/herald.ts';
+import { uploadOk } from '../helpers/media.ts';
 
 const clock = testClock();
 let h: TestHerald;
@@ -128,16 +130,19 @@ describe('Idempotency store fencing', () => {
   });
 
   // PostgreSQL writes a draft, scheduled or publish-now create in one statement (posts/create-statement.ts)
-  // instead of a transaction: the same fence, and nothing written when the key's webhooks want its events.
-  test('the one-statement create (with media uses) writes nothing for a slow claimer, nor when the key\'s webhooks want its events', { skip: !usingPostgres && 'PostgreSQL only' }, async () => {
+  // instead of a transaction: the same fence, and nothing written when the key's webhooks want its events,
+  // nor when a library file it names is gone.
+  test('the one-statement create (with media uses) writes nothing for a slow claimer, nor when the key\'s webhooks want its events, nor when a file is gone', { skip: !usingPostgres && 'PostgreSQL only' }, async () => {
     const { apiKeyId, store, key } = await setup('fence-one-statement');
+    const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 1, g: 2, b: 3 } } }).jpeg().toBuffer();
+    let mediaIds = [(await uploadOk(h, jpeg, 'image/jpeg')).id as string, (await uploadOk(h, jpeg, 'image/jpeg')).id as string];
     const { db, queue } = h.runtime;
     const inOneStatement = createInOneStatement({ writeOne: db.writeOne, queue })!;
     const now = clock.now();
     const body = { content: 'one statement', scheduledFor: new Date(now + 86_400_000).toISOString(), platforms: [{ platform: 'twitter' as const, accountId: 'acc_1' }] };
     const write = (claimId: string) => {
       const c = compose({ apiKeyId, body, plan: resolveMode(body, now), now, fallbackDelayMs: 0 });
-      const w = { apiKeyId, post: c.post, targets: c.targets, jobs: c.jobs, events: c.events.map((e) => e.event), mediaIds: ['med_one', 'med_two'], claim: { apiKeyId, key, claimId }, answerJson: '{"answer":true}' };
+      const w = { apiKeyId, post: c.post, targets: c.targets, jobs: c.jobs, events: c.events.map((e) => e.event), mediaIds, claim: { apiKeyId, key, claimId }, answerJson: '{"answer":true}' };
       return { postId: c.post.id as string, run: () => inOneStatement(w) };
     };
     const written = async (postId: string) => ({
@@ -155,6 +160,14 @@ describe('Idempotency store fencing', () => {
     assert.equal(await lost.run(), 'claim_lost');
     assert.deepEqual(await written(lost.postId), { posts: 0, targets: 0, jobs: 0, uses: 0 });
     assert.equal((await row(apiKeyId, key))?.state, 'in_flight');
+
+    const named = mediaIds;
+    mediaIds = [named[0]!, 'med_gone'];
+    const gone = write(holder.claimId);
+    assert.equal(await gone.run(), 'media_gone');
+    assert.deepEqual(await written(gone.postId), { posts: 0, targets: 0, jobs: 0, uses: 0 });
+    assert.equal((await row(apiKeyId, key))?.state, 'in_flight');
+    mediaIds = named;
 
     await db.writable
       .insertInto('webhook_settings')

@@ -8,7 +8,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import sharp from 'sharp';
+import pg from 'pg';
 import { openDatabase } from '../../src/db/database.ts';
+import { createMediaDal } from '../../src/media/media-dal.ts';
 import { migrateTo } from '../../src/db/migrate.ts';
 import { connectAccount } from '../helpers/connect.ts';
 import { publishNow, startWorld, type World } from '../helpers/e2e.ts';
@@ -196,6 +198,103 @@ describe('retention', () => {
     assert.equal(await deleteMedia(m), '409 MEDIA_IN_USE');
   });
 });
+
+// A media DELETE and a create (or PATCH) naming the file can overlap: the create's checks read the file,
+// the DELETE commits, then the create writes. The create's write records uses only of files still there and
+// fails whole otherwise (400 at the item, as if the file had been gone at the checks); on PostgreSQL the
+// DELETE first waits for the uses being written, so it sees them (409). Either way no use of a deleted
+// file is left, and no post names a file that is gone.
+describe('a media DELETE overlapping a create', () => {
+  test('the write of uses finds a file deleted since the checks: it reports it and records no use', async () => {
+    const [kept, gone] = [await upload(), await upload()];
+    assert.equal(await deleteMedia(gone), '200');
+    const dal = createMediaDal({ db: w.h.runtime.db.kysely, dialect: w.h.runtime.db.dialect });
+    const post = 'post_overlap' + Date.now();
+    const reported = await w.h.runtime.db.write((trx) => dal.setUses(trx, post, [kept, gone]));
+    assert.deepEqual(reported, [gone]);
+    // Added to a post that named `kept` already (a PATCH), only the new file is looked for.
+    assert.deepEqual(await w.h.runtime.db.write((trx) => dal.setUses(trx, post, [kept, gone], [kept])), [gone]);
+    assert.deepEqual(await w.h.runtime.db.write((trx) => dal.setUses(trx, post, [kept], [kept, gone])), []);
+    assert.deepEqual(await usesOf(post), [kept]);
+  });
+
+  // PostgreSQL only: the interleavings need a second connection holding a transaction open.
+  const raw = async () => {
+    const client = new pg.Client({ connectionString: w.h.runtime.config.databaseUrl! });
+    await client.connect();
+    return client;
+  };
+  /**
+   * Waits until some transaction waits for a lock on media_uses (the request under test has reached it), or
+   * until the request has answered without waiting (what the assertions after then catch).
+   */
+  async function someoneWaitsOnUses(client: pg.Client, request: Promise<unknown>): Promise<void> {
+    let answered = false;
+    const done = () => {
+      answered = true;
+    };
+    request.then(done, done);
+    while (!answered) {
+      const { rows } = await client.query(`select 1 from pg_locks l join pg_class c on c.oid = l.relation where c.relname = 'media_uses' and not l.granted`);
+      if (rows.length > 0) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  test('PostgreSQL: DELETE waits for a create writing uses of the file, then answers 409', { skip: !usingPostgres && 'PostgreSQL only' }, async () => {
+    const [m, other] = [await upload(), await upload()];
+    const open = await w.h.request('POST', '/v1/posts', { body: { content: 'holder', scheduledFor: nextYear(), mediaItems: [{ mediaId: other }], platforms: [{ platform: 'twitter', accountId: x }] } });
+    assert.equal(open.status, 201, open.text);
+    const [writer, watcher] = [await raw(), await raw()];
+    try {
+      // A create's write in flight: it has recorded a use of m and not committed yet.
+      await writer.query('begin');
+      await writer.query('insert into media_uses (media_id, post_id) values ($1, $2)', [m, open.body.id]);
+      const deleting = deleteMedia(m);
+      await someoneWaitsOnUses(watcher, deleting);
+      await writer.query('commit');
+      assert.equal(await deleting, '409 MEDIA_IN_USE');
+      assert.equal((await w.h.request('GET', `/v1/media/${m}`)).status, 200);
+    } finally {
+      await writer.end();
+      await watcher.end();
+    }
+  });
+
+  for (const idempotent of [true, false]) {
+    test(`PostgreSQL: a create whose file a DELETE removed after the checks writes nothing and answers 400${idempotent ? ' (with an Idempotency-Key, replayed alike)' : ''}`, { skip: !usingPostgres && 'PostgreSQL only' }, async () => {
+      const m = await upload();
+      const before = (await w.h.runtime.db.kysely.selectFrom('posts').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n;
+      const [deleter, watcher] = [await raw(), await raw()];
+      const key = crypto.randomUUID();
+      const body = { content: 'overlap', scheduledFor: nextYear(), mediaItems: [{ mediaId: m }], platforms: [{ platform: 'twitter', accountId: x }] };
+      const create = () => w.h.request('POST', '/v1/posts', { headers: idempotent ? { 'idempotency-key': key } : {}, body });
+      try {
+        // A DELETE in flight, as media-service runs it: writes of uses held back, the file deleted, not committed.
+        await deleter.query('begin');
+        await deleter.query('lock table media_uses in share row exclusive mode');
+        await deleter.query('delete from media where id = $1', [m]);
+        const creating = create();
+        await someoneWaitsOnUses(watcher, creating);
+        await deleter.query('commit');
+        const res = await creating;
+        assert.equal(res.status, 400, res.text);
+        assert.equal(res.body.code, 'invalid_field_value');
+        assert.equal(res.body.param, 'mediaItems[0].mediaId');
+        assert.match(res.body.error, new RegExp(`no media ${m}`));
+        if (idempotent) assert.equal((await create()).text, res.text, 'the replay answers the same');
+      } finally {
+        await deleter.end();
+        await watcher.end();
+      }
+      const { rows } = await sql<{ n: string }>`select count(*) as n from media_uses where media_id = ${m}`.execute(w.h.runtime.db.kysely);
+      assert.equal(Number(rows[0]!.n), 0, 'no use of the deleted file');
+      const after = (await w.h.runtime.db.kysely.selectFrom('posts').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n;
+      assert.equal(Number(after), Number(before), 'no post written');
+    });
+  }
+});
+
 
 test('migration 0011 keeps the uses a database holds, in one B-tree per use', async () => {
   const database = await createTestDatabase();
