@@ -14,6 +14,7 @@ import * as m0009 from './migrations/0009_dashboard_sessions.ts';
 import * as m0010 from './migrations/0010_lean_indexes.ts';
 import * as m0011 from './migrations/0011_media_uses_lean.ts';
 import * as m0012 from './migrations/0012_partial_post_indexes.ts';
+import * as m0013 from './migrations/0013_accounts_expiry.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -34,6 +35,7 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
     ...MIGRATIONS,
     '0011_media_uses_lean': { up: (db) => m0011.up(db, dialect), down: (db) => m0011.down(db, dialect) },
     '0012_partial_post_indexes': m0012,
+    '0013_accounts_expiry': m0013,
   };
 }
 

@@ -117,3 +117,12 @@ test('publishing a post with library media to three platforms reads only the row
   assert.ok([...plans.keys()].some((s) => /from "post_targets"/.test(s)));
   assert.deepEqual(wasteful(plans), []);
 });
+
+test('the token-care sweeps read only the accounts whose tokens end soon', { skip: usingPostgres && 'SQLite plans only' }, async () => {
+  const plans = await plansOf(async () => {
+    await w.h.runtime.credentials.refreshDue();
+    await w.h.runtime.credentials.announceExpiring(7 * 86_400_000);
+  });
+  assert.ok([...plans.keys()].some((s) => /from "accounts" where .*"token_expires_at" </.test(s)), [...plans.keys()].join('\n'));
+  assert.deepEqual(wasteful(plans), []);
+});
