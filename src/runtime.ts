@@ -26,14 +26,13 @@ import { createPgSignals } from './jobs/pg-signals.ts';
 import { adoptPgBossJobs } from './jobs/pgboss-adopt.ts';
 import { queuePolicies, type JobQueue } from './jobs/queue.ts';
 import { createTableQueue } from './jobs/table-queue.ts';
-import { createMediaDal } from './media/media-dal.ts';
+import { createMediaDal, type PostMediaRow } from './media/media-dal.ts';
 import { createMediaService, type MediaService } from './media/media-service.ts';
 import { createProber } from './media/probe.ts';
 import { originalPath } from './media/present.ts';
 import { createPublicFiles } from './media/public-files.ts';
 import { createMediaPreparer } from './publishing/prepare-media.ts';
 import type { MediaStore } from './media/store.ts';
-import type { MediaRow } from './db/schema.ts';
 import { checkOutboundUrl, resolvesToPublic } from './net/address.ts';
 import { createLogger } from './observability/logger.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
@@ -284,7 +283,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const postsDal = createPostsDal({ db: db.kysely, dialect: db.dialect });
   const validators = Object.fromEntries(PLATFORM_DESCRIPTORS.map((d) => [d.name, d.validate])) as Validators;
   const postingQueue = createQueueService({ dal: createQueueDal({ db: db.kysely }), write: db.write, clock, dialect: db.dialect });
-  const libraryReader = { getMany: mediaDal.getMany, urlOf: (row: MediaRow) => `${publicUrl()}${originalPath(row)}` };
+  const libraryReader = { getMany: mediaDal.getForPosts, urlOf: (row: PostMediaRow) => `${publicUrl()}${originalPath(row)}` };
   const posts = createPostsService({
     write: db.write,
     writeOne: db.writeOne,

@@ -25,6 +25,15 @@ const manyQuery = prepareByShape<MediaRow>(
   (n) => n,
   (db, _n, ids) => db.selectFrom('media').select(MEDIA_COLUMNS).where('id', 'in', ids as string[]),
 );
+/** What a post's create-time checks read of a library file: its kind, its probe facts, its public path. */
+export type PostMediaRow = Pick<MediaRow, 'id' | 'api_key_id' | 'type' | 'facts' | 'token' | 'filename'>;
+// As manyQuery, with only those columns: read with every create that names library media, where the other
+// columns are a third of the read's cost.
+const POST_MEDIA_COLUMNS = ['id', 'api_key_id', 'type', 'facts', 'token', 'filename'] as const satisfies readonly (keyof PostMediaRow)[];
+const forPostsQuery = prepareByShape<PostMediaRow>(
+  (n) => n,
+  (db, _n, ids) => db.selectFrom('media').select(POST_MEDIA_COLUMNS).where('id', 'in', ids as string[]),
+);
 // The uses of the files that are still in the library: a file deleted since the checks read it gets none,
 // which the count of rows written shows. A use already recorded is left as it is (a PATCH records every
 // media the post names, kept ones too).
@@ -75,6 +84,13 @@ export function createMediaDal(deps: { db: Kysely<Database>; dialect: DialectNam
       const unique = [...new Set(ids)];
       // Another key's file is not there, as an unknown id is not.
       return (await manyQuery.execute(executor, unique.length, unique)).rows.filter((r) => r.api_key_id === apiKeyId);
+    },
+
+    /** As getMany, with what a post's checks need only (PostMediaRow). */
+    async getForPosts(apiKeyId: string, ids: readonly string[], executor: DbTx = db): Promise<PostMediaRow[]> {
+      if (ids.length === 0) return [];
+      const unique = [...new Set(ids)];
+      return (await forPostsQuery.execute(executor, unique.length, unique)).rows.filter((r) => r.api_key_id === apiKeyId);
     },
 
     byToken(token: string): Promise<MediaRow | undefined> {

@@ -5,7 +5,8 @@
 // platforms' rules see every item alike. Then each target's library items are checked against its
 // platform's media rules on what the probe found (422 at the item), with fitting taken into account.
 import { errors, type ApiError } from '../contract/errors.ts';
-import type { DbTx, MediaRow } from '../db/schema.ts';
+import type { DbTx } from '../db/schema.ts';
+import type { PostMediaRow } from '../media/media-dal.ts';
 import type { MediaFacts } from '../media/facts.ts';
 import { planFit, type FitPlan, type MediaFit, type MediaRules } from '../media/rules.ts';
 import { PLATFORM_DESCRIPTORS, descriptorOf, isPlatform } from '../platforms/registry.ts';
@@ -15,12 +16,12 @@ import { CreatePostBody, type CreatePostInput } from './schemas.ts';
 
 /** What resolution needs of the library: the key's rows by id, and a row's public URL. */
 export interface LibraryReader {
-  getMany(apiKeyId: string, ids: readonly string[], executor?: DbTx): Promise<MediaRow[]>;
-  urlOf(row: MediaRow): string;
+  getMany(apiKeyId: string, ids: readonly string[], executor?: DbTx): Promise<PostMediaRow[]>;
+  urlOf(row: PostMediaRow): string;
 }
 
 /** The library rows a body names, by id. */
-export type LibraryRows = Map<string, MediaRow>;
+export type LibraryRows = Map<string, PostMediaRow>;
 
 const targetSchemas = new Map(PLATFORM_DESCRIPTORS.map((d) => [d.name as string, withCommonSettings(d.settingsSchema)]));
 
@@ -132,7 +133,7 @@ const PARSED_FACTS_KEPT = 10_000;
  * A row's probe facts, parsed once however many targets and posts check them: every create that names a
  * file would otherwise parse the same JSON again. Read-only for the caller (shared between requests).
  */
-export function factsOf(row: MediaRow): MediaFacts {
+export function factsOf(row: Pick<PostMediaRow, 'id' | 'facts'>): MediaFacts {
   const hit = parsedFacts.get(row.id);
   if (hit && hit.json === row.facts) return hit.facts;
   const facts = JSON.parse(row.facts) as MediaFacts;

@@ -3,7 +3,7 @@
 // `check` and `store` are shared with PATCH and bulk import, so every way in stores a post alike.
 import type { AccountsDal, NamedAccount } from '../accounts/accounts-dal.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
-import type { DbTx, MediaRow, NewTarget } from '../db/schema.ts';
+import type { DbTx, NewTarget } from '../db/schema.ts';
 import type { Platform } from '../platforms/registry.ts';
 import { together, type Writer } from '../db/writer.ts';
 import { errors } from '../contract/errors.ts';
@@ -13,7 +13,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import { postDeleted } from '../events/catalog.ts';
 import type { QueueService } from '../queue/queue-service.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
-import type { MediaDal } from '../media/media-dal.ts';
+import type { MediaDal, PostMediaRow } from '../media/media-dal.ts';
 import { checkPublishable, compose, type Validators } from './compose.ts';
 import { createInOneStatement } from './create-statement.ts';
 import { libraryIdsOf, mediaGone, resolveLibraryMedia, type LibraryReader, type LibraryRows } from './library-media.ts';
@@ -67,7 +67,7 @@ export interface AccountsAhead {
   mediaIds: string[];
   read(trx: DbTx): Promise<void>;
   found?: Map<string, NamedAccount>;
-  media?: MediaRow[];
+  media?: PostMediaRow[];
 }
 
 /** The most library ids a body's read ahead looks for (a post names few; more are read by the checks). */
