@@ -51,6 +51,18 @@ const presentQuery = prepareByShape<{ id: string }>(
   (db, _n, ids) => db.selectFrom('media').select('id').where('id', 'in', ids as string[]),
 );
 
+/** The key's files among `ids`, read by id: another key's file is not there, as an unknown id is not. */
+async function readByIds<R extends { api_key_id: string }>(
+  query: { execute(executor: DbTx, shape: number, args: unknown[]): Promise<{ rows: R[] }> },
+  apiKeyId: string,
+  ids: readonly string[],
+  executor: DbTx,
+): Promise<R[]> {
+  if (ids.length === 0) return [];
+  const unique = [...new Set(ids)];
+  return (await query.execute(executor, unique.length, unique)).rows.filter((r) => r.api_key_id === apiKeyId);
+}
+
 export function createMediaDal(deps: { db: Kysely<Database>; dialect: DialectName }) {
   const { db, dialect } = deps;
 
@@ -79,18 +91,13 @@ export function createMediaDal(deps: { db: Kysely<Database>; dialect: DialectNam
       return trx.selectFrom('media').selectAll().where('api_key_id', '=', apiKeyId).where('id', '=', id).executeTakeFirst();
     },
 
-    async getMany(apiKeyId: string, ids: readonly string[], executor: DbTx = db): Promise<MediaRow[]> {
-      if (ids.length === 0) return [];
-      const unique = [...new Set(ids)];
-      // Another key's file is not there, as an unknown id is not.
-      return (await manyQuery.execute(executor, unique.length, unique)).rows.filter((r) => r.api_key_id === apiKeyId);
+    getMany(apiKeyId: string, ids: readonly string[], executor: DbTx = db): Promise<MediaRow[]> {
+      return readByIds(manyQuery, apiKeyId, ids, executor);
     },
 
     /** As getMany, with what a post's checks need only (PostMediaRow). */
-    async getForPosts(apiKeyId: string, ids: readonly string[], executor: DbTx = db): Promise<PostMediaRow[]> {
-      if (ids.length === 0) return [];
-      const unique = [...new Set(ids)];
-      return (await forPostsQuery.execute(executor, unique.length, unique)).rows.filter((r) => r.api_key_id === apiKeyId);
+    getForPosts(apiKeyId: string, ids: readonly string[], executor: DbTx = db): Promise<PostMediaRow[]> {
+      return readByIds(forPostsQuery, apiKeyId, ids, executor);
     },
 
     byToken(token: string): Promise<MediaRow | undefined> {
