@@ -217,3 +217,13 @@ export function usePds(options: PdsOptions = {}): UsedPds {
   };
   return Object.assign(get, { ready });
 }
+
+/**
+ * The id (`jti`) of a session token. An old refresh token used again within the grace period answers the
+ * same pair, but the real PDS signs it again with the time of that call, so the two strings differ when
+ * the calls fall in different seconds; the id is what stays the same.
+ */
+export function tokenId(jwt: string | undefined): unknown {
+  const payload = jwt?.split('.')[1];
+  return payload ? (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { jti?: unknown }).jti : undefined;
+}

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createBlueskyAdapter } from '../../src/platforms/bluesky/adapter.ts';
 import { encodeTid } from '../../src/platforms/bluesky/tid.ts';
 import type { AccountCredentials, PlatformAdapter } from '../../src/platforms/types.ts';
-import { usePds, type PdsAccount } from '../helpers/pds.ts';
+import { tokenId, usePds, type PdsAccount } from '../helpers/pds.ts';
 import { blueskyDeps, mp4, png, POST, publishRequest, signIn, startFileServer, xrpcClient, type FileServer } from './bluesky-helpers.ts';
 import { startFaultProxy, type FaultProxy } from './bluesky-proxy.ts';
 
@@ -82,7 +82,8 @@ test('health, refresh (rotation; the old refresh token answers the same pair) an
   assert.notEqual(refreshed.grant.refreshToken, own.refreshToken);
   const again = await adapter.refresh(own);
   assert.ok(again.ok);
-  assert.equal(again.grant.refreshToken, refreshed.grant.refreshToken);
+  assert.ok(again.ok && tokenId(again.grant.refreshToken));
+  assert.equal(again.ok && tokenId(again.grant.refreshToken), tokenId(refreshed.grant.refreshToken));
   const next = { ...own, accessToken: refreshed.grant.accessToken, refreshToken: refreshed.grant.refreshToken! };
   assert.deepEqual(await adapter.revoke(next), { ok: true, revoked: true });
   const dead = await adapter.refresh(next);
