@@ -176,10 +176,14 @@ export function createMediaDal(deps: { db: Kysely<Database>; dialect: DialectNam
       const written = await insertUses.execute(trx, ids.length, [postId, ...ids]);
       // A new post has no uses yet: every file still there got one. A PATCH's kept files may have had theirs.
       if (had.size === 0 && Number(written.numAffectedRows ?? 0n) === ids.length) return [];
-      const added = ids.filter((id) => !had.has(id));
-      if (added.length === 0) return [];
-      const present = new Set((await presentQuery.execute(trx, added.length, added)).rows.map((r) => r.id));
-      return added.filter((id) => !present.has(id));
+      return this.absent(ids.filter((id) => !had.has(id)), trx);
+    },
+
+    /** The ids among `ids` that are not in the library (of any key): files deleted since they were read. */
+    async absent(ids: readonly string[], executor: DbTx = db): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const present = new Set((await presentQuery.execute(executor, ids.length, [...ids])).rows.map((r) => r.id));
+      return ids.filter((id) => !present.has(id));
     },
 
     /**

@@ -57,7 +57,7 @@ export interface PostsServiceDeps {
   slots: Pick<QueueService, 'takeSlot' | 'timezoneOf'>;
   /** The media library: library items resolved at create, and which posts use which media. */
   library: LibraryReader;
-  mediaUses: Pick<MediaDal, 'setUses'>;
+  mediaUses: Pick<MediaDal, 'setUses' | 'absent'>;
 }
 
 /** The accounts of a create body, read ahead with the idempotency claim (see accountsAhead). */
@@ -187,13 +187,6 @@ export function createPostsService(deps: PostsServiceDeps) {
     return checked;
   }
 
-  /** Which of `ids` the library no longer holds (after a write found some gone). */
-  async function goneOf(apiKeyId: string, ids: readonly string[]): Promise<string[]> {
-    const there = new Set((await library.getMany(apiKeyId, ids)).map((r) => r.id));
-    const gone = ids.filter((id) => !there.has(id));
-    return gone.length > 0 ? gone : [...ids];
-  }
-
   /**
    * Stores a checked post: its rows, its job and events in one transaction; a queued post takes its slot
    * there. Returns the composed rows and the answer when it is known before publishing (draft, scheduled).
@@ -225,7 +218,12 @@ export function createPostsService(deps: PostsServiceDeps) {
       });
       if (outcome === 'created') return stored;
       if (outcome === 'claim_lost') throw errors.idempotencyInUse();
-      if (outcome === 'media_gone') throw mediaGone(body, await goneOf(apiKeyId, used));
+      if (outcome === 'media_gone') {
+        // The statement tells only that a file was gone; which one is read after it (a deleted id never
+        // comes back, so one is found).
+        const gone = await mediaUses.absent(used);
+        throw mediaGone(body, gone.length > 0 ? gone : used);
+      }
     }
     for (let attempt = 1; ; attempt++) {
       try {
