@@ -2,9 +2,9 @@
 // publish-now post writes its post row, its targets, its publish job (with the NOTIFY that announces it),
 // the uses of the library media it names, and what the idempotency key learns (the post, and for a draft
 // or scheduled post the answer itself): in a transaction that is BEGIN, the statements, COMMIT — three
-// round trips, six statements for the server to run. One statement with data-modifying WITH clauses is atomic by itself (it commits or fails whole,
-// and the notification goes out only if it commits), so the same rows cost one round trip and one
-// statement, prepared once per shape.
+// round trips, six statements for the server to run. One statement with data-modifying WITH clauses is
+// atomic by itself (it commits or fails whole, and the notification goes out only if it commits), so the
+// same rows cost one round trip and one statement, prepared once per shape.
 //
 // Every insert is guarded by what the transaction would have checked first:
 // - the idempotency key must still be held by this request (the claim id fence of attachResource and
@@ -91,7 +91,8 @@ const createStatement = prepareByShape<{ webhooks: boolean; created: boolean; me
     const next = () => slots[i++];
     const take = (n: number) => Array.from({ length: n }, next);
     const ctes: RawBuilder<unknown>[] = [];
-    // Nothing is written when the key's webhooks want one of the events (jsonb ?| : any of the names).
+    // `free`: what every write (the claim's too) waits on besides the claim: the key's webhooks want none
+    // of the events (jsonb ?| : any of the names), and every library file named is still there.
     let free: RawBuilder<unknown> = sql`true`;
     if (s.events) {
       const [apiKeyId, names] = take(2);
