@@ -164,8 +164,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
 
   const where = createPlatformApps(config, { serveApi, log });
   const { emulators, appConfig, publicUrl, sandboxOrigins } = where;
-  const net = createOutbound(config, sandboxOrigins);
   const mediaStore = openMediaStore(config);
+  const net = createOutbound(config, sandboxOrigins, mediaStore);
   const mediaDal = createMediaDal({ db: db.kysely, dialect: db.dialect });
   const prober = createProber({ ffprobePath: config.media.ffprobePath, timeoutMs: 60_000, maxImagePixels: 268_402_689 });
   const timing = options.timing ?? { pollIntervalMs: 2_000, maxProcessingMs: 10 * 60_000 };

@@ -1,5 +1,7 @@
-// Downloads media for platforms that need the bytes (X uploads, TikTok file uploads), through the guard.
-import type { MediaFetcher } from '../platforms/deps.ts';
+// Media bytes for the platforms that need them (X uploads, TikTok file uploads, …): a user's URL is downloaded
+// through the guard; library media is read from Herald's media store by `readStored` (where the process has one).
+import type { MediaFetcher, MediaFetchResult } from '../platforms/deps.ts';
+import type { StoredMedia } from '../platforms/types.ts';
 import type { OutboundClient } from './outbound.ts';
 
 export interface MediaFetcherOptions {
@@ -9,6 +11,11 @@ export interface MediaFetcherOptions {
    * client that may reach them. Read on each fetch, since the sandbox learns its port when it listens.
    */
   trusted?: { origins: () => string[]; client: OutboundClient };
+  /**
+   * Reads a library file from the media store; null when this process's store has no such file (a disk
+   * store on another machine), which is then downloaded from its URL, as is all media without this option.
+   */
+  readStored?: (stored: StoredMedia, maxBytes: number) => Promise<MediaFetchResult | null>;
 }
 
 function originOf(url: string): string | null {
@@ -21,7 +28,9 @@ function originOf(url: string): string | null {
 
 export function createMediaFetcher(client: OutboundClient, options: MediaFetcherOptions): MediaFetcher {
   return {
-    async fetch(url, { maxBytes }) {
+    async fetch({ url, stored }, { maxBytes }) {
+      const read = stored && options.readStored ? await options.readStored(stored, maxBytes) : null;
+      if (read) return read;
       const origin = originOf(url);
       const trusted = origin !== null && options.trusted?.origins().includes(origin);
       const via = trusted ? options.trusted!.client : client;

@@ -2,6 +2,7 @@
 // tests build it pointing at emulators on 127.0.0.1.
 import type { Clock } from '../lib/clock.ts';
 import type { PlatformHttp } from './http.ts';
+import type { MediaItem } from './types.ts';
 
 /** One platform app's settings (HERALD_<PLATFORM>_*, named by the platform's descriptor). */
 export interface PlatformAppConfig {
@@ -27,11 +28,12 @@ export type MediaFetchResult =
   | { ok: false; message: string; /** true when trying again later may work (5xx, time-out) */ transient: boolean };
 
 /**
- * Downloads user-supplied media through the outbound guard (API.md section 9): private and loopback
- * addresses refused unless allowed, size and time capped.
+ * The bytes of a media item: a URL the user gave is downloaded through the outbound guard (API.md section
+ * 9: private and loopback addresses refused unless allowed, size and time capped); library media (an item
+ * with `stored`) is read from Herald's media store, with the same size cap.
  */
 export interface MediaFetcher {
-  fetch(url: string, options: { maxBytes: number }): Promise<MediaFetchResult>;
+  fetch(source: Pick<MediaItem, 'url' | 'stored'>, options: { maxBytes: number }): Promise<MediaFetchResult>;
 }
 
 export interface PublishTiming {

@@ -122,6 +122,17 @@ export interface MediaItem {
   altText?: string;
   /** Library media (med_…): probed at upload, so its facts are known; the bytes are at `url`. */
   mediaId?: string;
+  /**
+   * Library media at publish time: where Herald's media store keeps the bytes that `url` serves. Adapters
+   * that upload bytes pass the whole item to `deps.media.fetch`, which reads them from the store instead of
+   * downloading Herald's own URL. Set by the publish path only; never part of the API.
+   */
+  stored?: StoredMedia;
+}
+
+export interface StoredMedia {
+  key: string;
+  contentType: string;
 }
 
 /**

@@ -1,8 +1,9 @@
 // Library media at publish time: what a target really sends. Each library item of the target (its media and
 // media items in its settings) becomes the file the platform can take: the original as it is, or a rendition
 // that fits (made once per media and platform rule, kept beside the original, reused by every post), at
-// Herald's public URL, or at a presigned URL minted now when the media is on S3; its alt text is the item's,
-// else the library's. Items given by URL pass through untouched (they are checked when they are fetched).
+// Herald's public URL, or at a presigned URL minted now when the media is on S3, and with its place in the
+// store (adapters that upload read the bytes there); its alt text is the item's, else the library's. Items
+// given by URL pass through untouched (they are checked when they are fetched).
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -116,12 +117,15 @@ export function createMediaPreparer(deps: {
         if (!m) return { ok: false, category: 'media_rejected', message: `library media ${String(item.mediaId)} was deleted before this target published` };
         const plan = rules ? planFit(JSON.parse(m.facts) as MediaFacts, rules, fit) : ({ action: 'as_is' } as const);
         if (plan.action === 'reject') return { ok: false, category: 'media_rejected', message: `media ${m.id}: ${plan.violations.map((v) => v.message).join('; ')}` };
+        // The URL is for the platforms that pull; `stored` for the adapters that upload (read from the store).
         if (plan.action === 'as_is') {
           item.url = await urlOf(m, m.store_key, originalPath(m));
+          item.stored = { key: m.store_key, contentType: m.content_type };
         } else {
           const r = await rendition(m, ruleKeyOf(platform, plan.spec), plan.spec);
           if ('ok' in r) return r;
           item.url = await urlOf(m, r.store_key, renditionPath(m, r));
+          item.stored = { key: r.store_key, contentType: r.content_type };
         }
         item.type = m.type;
         const alt = typeof item.altText === 'string' ? item.altText : m.alt_text;

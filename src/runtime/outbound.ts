@@ -3,12 +3,28 @@
 import type { Config } from '../config.ts';
 import { createMediaFetcher } from '../net/media-fetcher.ts';
 import { createOutboundClient, type OutboundClient } from '../net/outbound.ts';
-import type { MediaFetcher } from '../platforms/deps.ts';
+import { readWhole } from '../media/read-whole.ts';
+import type { MediaStore } from '../media/store.ts';
+import type { MediaFetcher, MediaFetchResult } from '../platforms/deps.ts';
+import type { StoredMedia } from '../platforms/types.ts';
 import { createServerFetch } from '../net/server-fetch.ts';
 
 const USER_AGENT = 'Herald (+https://github.com/herald)';
 
-export function createOutbound(config: Config, sandboxOrigins: () => string[]) {
+/**
+ * Library media for the adapters that upload bytes: read from the store, with a download's size cap and
+ * outcomes; null for a file the store does not have (the fetcher then downloads its URL).
+ */
+function storeReader(store: MediaStore) {
+  return async ({ key, contentType }: StoredMedia, maxBytes: number): Promise<MediaFetchResult | null> => {
+    const read = await readWhole(store, key, maxBytes);
+    if (read.ok) return { ok: true, bytes: read.bytes, contentType };
+    if (read.reason === 'not_found') return null;
+    return { ok: false, transient: read.reason === 'unavailable', message: `library file ${key} could not be read: ${read.message}` };
+  };
+}
+
+export function createOutbound(config: Config, sandboxOrigins: () => string[], mediaStore: MediaStore) {
   const outbound = createOutboundClient({ allowPrivateNetworks: config.allowPrivateNetworks, userAgent: USER_AGENT });
   // Webhook receivers may also be on this machine's loopback when allowLoopback (the sandbox default).
   const webhooks: OutboundClient =
@@ -18,6 +34,7 @@ export function createOutbound(config: Config, sandboxOrigins: () => string[]) {
     timeoutMs: 60_000,
     // The sandbox's own sample files live on loopback; they are the one private origin media may use.
     trusted: config.sandbox ? { origins: sandboxOrigins, client: trusted } : undefined,
+    readStored: storeReader(mediaStore),
   });
   const serverFetch = createServerFetch({ allowPrivateNetworks: config.allowPrivateNetworks, trustedOrigins: sandboxOrigins });
 

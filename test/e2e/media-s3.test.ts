@@ -1,7 +1,9 @@
 // The media library on the S3 store, end to end against a real S3-compatible server (s3rver on 127.0.0.1):
 // uploads stream into the bucket, Herald's public URL serves them from there, a publishing target gets a
-// presigned URL minted for it (which the emulator downloads), renditions are kept in the bucket beside the
-// original, and a delete removes the objects.
+// presigned URL minted for it (which the emulator downloads), a platform Herald uploads to gets the bytes
+// read from the bucket, renditions are kept in the bucket beside the original, and a delete removes the
+// objects. Private addresses are refused to downloads here, as in production: the bucket on loopback is
+// reached by the store's own client, never by the download guard.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -15,15 +17,17 @@ let s3: TestS3Server;
 let w: World;
 let fx: MediaFixtures;
 let ig: string;
+let xAccount: string;
 
 before(async () => {
   s3 = await startS3Server();
   fx = await createMediaFixtures();
   w = await startWorld({
     mediaOrigins: [new URL(s3.endpoint).origin],
-    env: s3Env(s3),
+    env: { ...s3Env(s3), HERALD_ALLOW_PRIVATE_NETWORKS: 'false' },
   });
   ig = (await connectAccount(w.h, 'instagram', { sandbox_pages: '1' })).accountId;
+  xAccount = (await connectAccount(w.h, 'twitter')).accountId;
 });
 after(async () => {
   await w.close();
@@ -42,6 +46,15 @@ test('upload into the bucket; the public URL serves it from there, with a Range'
   const part = await fetch(m.url, { headers: { range: 'bytes=0-99' } });
   assert.equal(part.status, 206);
   assert.equal((await part.arrayBuffer()).byteLength, 100);
+});
+
+test('X, which Herald uploads to, gets the bytes read from the bucket (its presigned URL on loopback is refused to downloads)', async () => {
+  const bytes = await readFile(await fx.image('to-x.jpg', { width: 800, height: 600, format: 'jpeg' }));
+  const m = await uploadOk(w.h, bytes, 'image/jpeg');
+  const content = `s3 to X ${Date.now()}`;
+  const post = await publishNow(w.h, { content, mediaItems: [{ mediaId: m.id }], platforms: [{ platform: 'twitter', accountId: xAccount }] });
+  assert.equal(post.status, 'published', JSON.stringify(post));
+  assert.equal(posted(w.emu('twitter'), { text: content })[0]!.media[0]!.sha256, sha256(bytes));
 });
 
 test('a target gets a presigned URL minted for it; a rendition is kept in the bucket; delete removes both', async () => {

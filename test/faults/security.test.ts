@@ -10,6 +10,7 @@
 //   the dashboard's calendar with another key's session   → none of the owner's posts
 //   (after each row the owner's posts, accounts, settings, queue, deliveries and media, X's calls and the receiver are unchanged)
 //   media URL at a private, loopback or link-local address form    → accepted at create, refused at publish: media_rejected, nothing fetched
+//   library media of a Herald whose own URL is on loopback          → read from the media store, published; its URL as a URL item refused
 //   webhook URL at a private, loopback or link-local address form  → 400 VALIDATION_ERROR param url when saved; blocked when sent
 //   media import from a private, loopback or link-local address form → 400 VALIDATION_ERROR param url; nothing stored
 //   (control) the same URLs with HERALD_ALLOW_PRIVATE_NETWORKS=true → saved / published: the refusals are the address rule's
@@ -22,6 +23,7 @@
 // Address forms: 127.0.0.1, [::ffff:127.0.0.1], 2130706433, 0x7f.0.0.1, [::1], localhost, a test host name resolving to
 // 10.0.0.1, 10.0.0.1, 192.168.1.10, 169.254.169.254. Loopback forms carry the port of a live server, so a guard that let
 // them through would visibly succeed.
+import { createHash } from 'node:crypto';
 import { lookup } from 'node:dns';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,7 +32,7 @@ import type { Emulator } from '../../src/sandbox/kit/emulator.ts';
 import { startEmulatorServer, type EmulatorServer } from '../../src/sandbox/server.ts';
 import { captureIssuedTokens, findInDatabase, findInFiles } from '../helpers/at-rest.ts';
 import { CALLBACK, connectAccount } from '../helpers/connect.ts';
-import { calls, publishNow } from '../helpers/e2e.ts';
+import { calls, posted, publishNow } from '../helpers/e2e.ts';
 import { createTestDatabase, startHerald, usingPostgres, type HttpResult, type TestDatabase, type TestHerald } from '../helpers/herald.ts';
 import { approveConsent } from '../helpers/platform.ts';
 import { overrideLookup } from '../helpers/resolver.ts';
@@ -570,6 +572,23 @@ describe('SSRF: media URLs (fetched only when a target publishes, API.md section
     });
   }
 
+  test("library media on a Herald whose own URL is on loopback: read from the media store, so it publishes; the file's URL named as a URL item is refused", async () => {
+    const up = await fetch(`${guarded.url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${guarded.key}`, 'content-type': 'image/png' }, body: PNG });
+    assert.equal(up.status, 201);
+    const m = (await up.json()) as { id: string; url: string };
+    assert.equal(new URL(m.url).hostname, '127.0.0.1', 'the public URL is one the guard refuses to download');
+    const content = `library media, guarded ${Date.now()}`;
+    const post = await publishNow(guarded, { content, mediaItems: [{ mediaId: m.id }], platforms: [{ platform: 'twitter', accountId: guardedAccount }] });
+    assert.equal(post.status, 'published', JSON.stringify(post));
+    const [tweet] = posted(x(), { text: content });
+    assert.equal(tweet!.media[0]!.sha256, createHash('sha256').update(PNG).digest('hex'), 'X received the very bytes');
+
+    const byUrl = await publishNow(guarded, { content: `${content} by URL`, mediaItems: [{ type: 'image', url: m.url }], platforms: [{ platform: 'twitter', accountId: guardedAccount }] });
+    assert.equal(byUrl.status, 'failed', JSON.stringify(byUrl));
+    assert.equal(byUrl.platforms[0].errorCode, 'media_rejected');
+    assert.match(byUrl.platforms[0].error, /private, loopback or reserved address/);
+  });
+
   test('(control) with private networks allowed, the loopback media URL publishes: the refusals are the address rule', async () => {
     const post = await publishNow(h, { content: 'loopback media allowed', mediaItems: [{ type: 'image', url: mediaUrlAt(FORMS[0]!) }], platforms: [{ platform: 'twitter', accountId }] });
     assert.equal(post.status, 'published', JSON.stringify(post));
@@ -579,12 +598,13 @@ describe('SSRF: media URLs (fetched only when a target publishes, API.md section
 describe('SSRF: media imports (POST /v1/media/import, fetched at once, API.md section 10)', () => {
   for (const form of FORMS) {
     test(`import from ${form.label} → 400 VALIDATION_ERROR param url; nothing fetched, nothing stored`, async () => {
+      const before = (await guarded.request('GET', '/v1/media')).body.media;
       const res = await guarded.request('POST', '/v1/media/import', { body: { url: mediaUrlAt(form) } });
       assert.equal(res.status, 400, res.text);
       assert.equal(res.body.code, 'VALIDATION_ERROR');
       assert.equal(res.body.param, 'url');
       assert.match(res.body.error, /private, loopback or reserved/);
-      assert.deepEqual((await guarded.request('GET', '/v1/media')).body.media, []);
+      assert.deepEqual((await guarded.request('GET', '/v1/media')).body.media, before);
     });
   }
 

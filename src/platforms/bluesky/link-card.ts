@@ -67,13 +67,13 @@ export interface ExternalEmbed {
 
 /** The card for `url`, or null when the page says nothing usable. Never a failure. */
 export async function buildLinkCard(ctx: UploadContext, url: string): Promise<ExternalEmbed | null> {
-  const page = await ctx.deps.media.fetch(url, { maxBytes: LINK_CARD_RULES.pageMaxBytes }).catch(() => null);
+  const page = await ctx.deps.media.fetch({ url }, { maxBytes: LINK_CARD_RULES.pageMaxBytes }).catch(() => null);
   if (!page?.ok || !/html|xml/i.test(page.contentType)) return null;
   const summary = summarizePage(new TextDecoder().decode(page.bytes), url);
   if (!summary) return null;
   const card: ExternalEmbed = { $type: 'app.bsky.embed.external', external: { uri: url, title: summary.title, description: summary.description } };
   if (summary.image) {
-    const image = await ctx.deps.media.fetch(summary.image, { maxBytes: LINK_CARD_RULES.thumbMaxBytes }).catch(() => null);
+    const image = await ctx.deps.media.fetch({ url: summary.image }, { maxBytes: LINK_CARD_RULES.thumbMaxBytes }).catch(() => null);
     const info = image?.ok ? readImageInfo(image.bytes) : null;
     if (image?.ok && info && image.bytes.byteLength <= LINK_CARD_RULES.thumbMaxBytes) {
       const up = await uploadBlob(ctx, image.bytes, info.format, 'the link card image').catch(() => null);

@@ -58,7 +58,7 @@ export interface UploadedImage {
 }
 
 async function fetchMedia(deps: AdapterDeps, item: MediaItem, maxBytes: number): Promise<{ ok: true; bytes: Uint8Array; contentType: string } | PlatformFailure> {
-  const fetched = await deps.media.fetch(item.url, { maxBytes });
+  const fetched = await deps.media.fetch(item, { maxBytes });
   if (!fetched.ok) return failure(fetched.transient ? 'platform_unavailable' : 'media_rejected', fetched.message);
   return { ok: true, bytes: fetched.bytes, contentType: fetched.contentType };
 }

@@ -59,7 +59,7 @@ export function checkFile(kind: MediaKind, bytes: Uint8Array, type: LinkedInFile
 }
 
 export async function loadFile(deps: AdapterDeps, item: MediaItem, kind: MediaKind): Promise<LoadedFile | PlatformFailure> {
-  const fetched = await deps.media.fetch(item.url, { maxBytes: fetchLimit(kind) });
+  const fetched = await deps.media.fetch(item, { maxBytes: fetchLimit(kind) });
   if (!fetched.ok) return failure(fetched.transient ? 'platform_unavailable' : 'media_rejected', fetched.message);
   const type = sniffFileType(fetched.bytes);
   const problem = checkFile(kind, fetched.bytes, type, item.url);

@@ -65,7 +65,7 @@ export async function waitProcessed(ctx: UploadContext, id: string): Promise<{ o
 /** Uploads one item and waits until it can be attached; its attachment id. */
 export async function uploadOne(ctx: UploadContext, item: MediaItem): Promise<{ ok: true; id: string } | PlatformFailure> {
   if (item.type === 'document') return failure('media_rejected', 'Mastodon takes images and videos, not documents');
-  const fetched = await ctx.deps.media.fetch(item.url, { maxBytes: maxBytesFor(item, ctx.limits) });
+  const fetched = await ctx.deps.media.fetch(item, { maxBytes: maxBytesFor(item, ctx.limits) });
   if (!fetched.ok) return failure(fetched.transient ? 'platform_unavailable' : 'media_rejected', fetched.message);
   const type = fetched.contentType.split(';')[0]!.trim().toLowerCase();
   // The declared type only names the file; Mastodon detects the format from the bytes and says no itself.

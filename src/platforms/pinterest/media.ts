@@ -46,7 +46,7 @@ export interface LoadedImage {
 }
 
 async function loadImage(deps: AdapterDeps, item: MediaItem, index: number): Promise<LoadedImage | PlatformFailure> {
-  const fetched = await deps.media.fetch(item.url, { maxBytes: IMAGE_RULES.maxBytes });
+  const fetched = await deps.media.fetch(item, { maxBytes: IMAGE_RULES.maxBytes });
   const where = `image ${index + 1} (${displayUrl(item.url)})`;
   if (!fetched.ok) return failure(fetched.transient ? 'platform_unavailable' : 'media_rejected', `could not fetch ${where}: ${fetched.message}`);
   const contentType = sniffImage(fetched.bytes);
@@ -75,7 +75,7 @@ export interface LoadedVideo {
 }
 
 export async function loadVideo(deps: AdapterDeps, item: MediaItem, maxBytes: number): Promise<LoadedVideo | PlatformFailure> {
-  const fetched = await deps.media.fetch(item.url, { maxBytes });
+  const fetched = await deps.media.fetch(item, { maxBytes });
   const where = `the video (${displayUrl(item.url)})`;
   if (!fetched.ok) return failure(fetched.transient ? 'platform_unavailable' : 'media_rejected', `could not fetch ${where}: ${fetched.message}`);
   const contentType = sniffVideo(fetched.bytes);

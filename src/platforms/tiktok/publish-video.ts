@@ -34,7 +34,7 @@ export interface VideoJob {
 type Loaded = { bytes: Uint8Array; mimeType: string };
 
 async function loadVideo(job: VideoJob, item: MediaItem): Promise<Loaded | PlatformFailure> {
-  const fetched = await job.deps.media.fetch(item.url, { maxBytes: job.options.maxVideoBytes });
+  const fetched = await job.deps.media.fetch(item, { maxBytes: job.options.maxVideoBytes });
   if (!fetched.ok) return failure(fetched.transient ? 'platform_unavailable' : 'media_rejected', fetched.message);
   const mimeType = videoMimeType(fetched.bytes);
   if (!mimeType) return failure('media_rejected', `${item.url} is not an MP4, MOV or WebM video, the formats TikTok accepts`);

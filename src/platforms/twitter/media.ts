@@ -137,7 +137,7 @@ export async function uploadMedia(deps: AdapterDeps, token: string, item: MediaI
 }
 
 async function uploadFile(deps: AdapterDeps, token: string, item: MediaItem, signal?: AbortSignal): Promise<Outcome<{ mediaId: string }>> {
-  const fetched = await deps.media.fetch(item.url, { maxBytes: item.type === 'video' ? VIDEO_MAX_BYTES : GIF_MAX_BYTES });
+  const fetched = await deps.media.fetch(item, { maxBytes: item.type === 'video' ? VIDEO_MAX_BYTES : GIF_MAX_BYTES });
   if (!fetched.ok) return failure(fetched.transient ? 'platform_unavailable' : 'media_rejected', fetched.message);
   const mediaType = mediaTypeOf(item, fetched);
   if (!mediaType.startsWith(`${item.type}/`)) {

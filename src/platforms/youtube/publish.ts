@@ -51,7 +51,7 @@ export function videoMetadata(settings: VideoSettings, description: string): Jso
 type Loaded = { bytes: Uint8Array; mimeType: string };
 
 async function loadVideo(deps: AdapterDeps, options: UploadOptions, item: MediaItem): Promise<Loaded | PlatformFailure> {
-  const fetched = await deps.media.fetch(item.url, { maxBytes: options.maxVideoBytes });
+  const fetched = await deps.media.fetch(item, { maxBytes: options.maxVideoBytes });
   if (!fetched.ok) return failure(fetched.transient ? 'platform_unavailable' : 'media_rejected', fetched.message);
   if (fetched.bytes.byteLength === 0) return failure('media_rejected', `${item.url} is empty`);
   const sniffed = sniffVideo(fetched.bytes);

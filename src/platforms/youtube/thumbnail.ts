@@ -9,7 +9,7 @@ import { sniffImage } from './media-file.ts';
 export type ThumbnailOutcome = { ok: true } | { ok: false; message: string; category: string };
 
 export async function setThumbnail(deps: AdapterDeps, token: string, videoId: string, item: MediaItem, signal?: AbortSignal): Promise<ThumbnailOutcome> {
-  const fetched = await deps.media.fetch(item.url, { maxBytes: THUMBNAIL_RULES.maxBytes });
+  const fetched = await deps.media.fetch(item, { maxBytes: THUMBNAIL_RULES.maxBytes });
   if (!fetched.ok) return { ok: false, category: 'media_rejected', message: `the thumbnail could not be fetched (at most ${THUMBNAIL_RULES.maxBytes} bytes): ${fetched.message}` };
   const contentType = sniffImage(fetched.bytes);
   if (!contentType) return { ok: false, category: 'media_rejected', message: 'the thumbnail is not a JPEG or PNG image, the formats YouTube takes' };
