@@ -1,19 +1,23 @@
 // A stored object read whole into memory, for the adapters that upload bytes to a platform (X, LinkedIn,
 // YouTube, Bluesky, Mastodon, Pinterest, TikTok). Publishing library media reads it here rather than
 // downloading Herald's own public or presigned URL: no trip out to the public address and back (which may
-// resolve to a private one that the outbound guard refuses), the same size cap as a download.
+// resolve to a private one that the outbound guard refuses), the same size cap as a download. A post's
+// targets publish at once, so one video goes to up to seven platforms together: the reader shares one copy
+// of a file among the targets that hold it (a store key's bytes never change), instead of one each.
 import type { MediaStore } from './store.ts';
 
 export type WholeRead =
   | { ok: true; bytes: Buffer }
   | { ok: false; reason: 'too_large' | 'not_found' | 'unavailable'; message: string };
 
+const tooLarge = (size: number, maxBytes: number): WholeRead => ({ ok: false, reason: 'too_large', message: `it is ${size} bytes, more than the ${maxBytes} this upload takes` });
+
 export async function readWhole(store: Pick<MediaStore, 'get'>, key: string, maxBytes: number): Promise<WholeRead> {
   const got = await store.get(key);
   if (!got.ok) return { ok: false, reason: got.reason === 'not_found' ? 'not_found' : 'unavailable', message: got.message };
   if (got.size > maxBytes) {
     got.body.destroy();
-    return { ok: false, reason: 'too_large', message: `it is ${got.size} bytes, more than the ${maxBytes} this upload takes` };
+    return tooLarge(got.size, maxBytes);
   }
   const chunks: Buffer[] = [];
   let total = 0;
@@ -31,4 +35,47 @@ export async function readWhole(store: Pick<MediaStore, 'get'>, key: string, max
     return { ok: false, reason: 'unavailable', message: `the media store failed while reading it: ${(err as Error).message}` };
   }
   return { ok: true, bytes: Buffer.concat(chunks, total) };
+}
+
+/**
+ * readWhole, with one copy of a file's bytes per process while anyone holds them: a read of a key that is
+ * being read waits for that read, and a read of a key whose bytes are still held (by an upload in progress)
+ * gets the same bytes. Nothing is kept once no upload holds them (a weak reference). Callers never change
+ * the bytes they get.
+ */
+export function createSharedReader(store: Pick<MediaStore, 'get'>): (key: string, maxBytes: number) => Promise<WholeRead> {
+  const held = new Map<string, WeakRef<Buffer>>();
+  const reading = new Map<string, { maxBytes: number; read: Promise<WholeRead> }>();
+  const dropped = new FinalizationRegistry<string>((key) => {
+    if (held.get(key)?.deref() === undefined) held.delete(key);
+  });
+
+  function start(key: string, maxBytes: number): Promise<WholeRead> {
+    const read = readWhole(store, key, maxBytes).then((r) => {
+      if (r.ok) {
+        held.set(key, new WeakRef(r.bytes));
+        dropped.register(r.bytes, key);
+      }
+      return r;
+    });
+    const entry = { maxBytes, read };
+    reading.set(key, entry);
+    void read
+      .finally(() => {
+        if (reading.get(key) === entry) reading.delete(key);
+      })
+      .catch(() => {});
+    return read;
+  }
+
+  return async (key, maxBytes) => {
+    const kept = held.get(key)?.deref();
+    if (kept) return kept.byteLength > maxBytes ? tooLarge(kept.byteLength, maxBytes) : { ok: true, bytes: kept };
+    const inFlight = reading.get(key);
+    let r = await (inFlight ? inFlight.read : start(key, maxBytes));
+    // Too large for the read's own cap, but this caller takes more: its own read.
+    if (inFlight && !r.ok && r.reason === 'too_large' && maxBytes > inFlight.maxBytes) r = await start(key, maxBytes);
+    if (r.ok && r.bytes.byteLength > maxBytes) return tooLarge(r.bytes.byteLength, maxBytes);
+    return r;
+  };
 }

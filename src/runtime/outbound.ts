@@ -3,7 +3,7 @@
 import type { Config } from '../config.ts';
 import { createMediaFetcher } from '../net/media-fetcher.ts';
 import { createOutboundClient, type OutboundClient } from '../net/outbound.ts';
-import { readWhole } from '../media/read-whole.ts';
+import { createSharedReader } from '../media/read-whole.ts';
 import type { MediaStore } from '../media/store.ts';
 import type { MediaFetcher, MediaFetchResult } from '../platforms/deps.ts';
 import type { StoredMedia } from '../platforms/types.ts';
@@ -16,8 +16,9 @@ const USER_AGENT = 'Herald (+https://github.com/herald)';
  * outcomes; null for a file the store does not have (the fetcher then downloads its URL).
  */
 function storeReader(store: MediaStore) {
+  const readShared = createSharedReader(store);
   return async ({ key, contentType }: StoredMedia, maxBytes: number): Promise<MediaFetchResult | null> => {
-    const read = await readWhole(store, key, maxBytes);
+    const read = await readShared(key, maxBytes);
     if (read.ok) return { ok: true, bytes: read.bytes, contentType };
     if (read.reason === 'not_found') return null;
     return { ok: false, transient: read.reason === 'unavailable', message: `library file ${key} could not be read: ${read.message}` };
