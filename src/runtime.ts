@@ -166,7 +166,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const { emulators, appConfig, publicUrl, sandboxOrigins } = where;
   const mediaStore = openMediaStore(config);
   const net = createOutbound(config, sandboxOrigins, mediaStore);
-  const mediaDal = createMediaDal({ db: db.kysely, dialect: db.dialect });
+  const mediaDal = createMediaDal({ db: db.kysely, dialect: db.dialect, clock });
   const prober = createProber({ ffprobePath: config.media.ffprobePath, timeoutMs: 60_000, maxImagePixels: 268_402_689 });
   const timing = options.timing ?? { pollIntervalMs: 2_000, maxProcessingMs: 10 * 60_000 };
   const adapters = createPlatformRegistry((platform) => ({
@@ -283,7 +283,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const postsDal = createPostsDal({ db: db.kysely, dialect: db.dialect });
   const validators = Object.fromEntries(PLATFORM_DESCRIPTORS.map((d) => [d.name, d.validate])) as Validators;
   const postingQueue = createQueueService({ dal: createQueueDal({ db: db.kysely }), write: db.write, clock, dialect: db.dialect });
-  const libraryReader = { getMany: mediaDal.getForPosts, urlOf: (row: PostMediaRow) => `${publicUrl()}${originalPath(row)}` };
+  const urlOf = (row: PostMediaRow) => `${publicUrl()}${originalPath(row)}`;
+  // Creates and PATCHes record the uses in their write, which fails for a file deleted since it was read.
+  const libraryReader = { getMany: mediaDal.getForPostsCached, urlOf };
   const posts = createPostsService({
     write: db.write,
     writeOne: db.writeOne,
@@ -381,7 +383,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     sessions,
     idempotency,
     posts,
-    validate: createValidateService({ clock, accounts: accountsDal, validators, library: libraryReader }),
+    validate: createValidateService({ clock, accounts: accountsDal, validators, library: { getMany: mediaDal.getForPosts, urlOf } }),
     bulk,
     updates,
     retry,

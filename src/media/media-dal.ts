@@ -7,6 +7,7 @@ import type { Insertable } from 'kysely';
 import type { MediaTable, MediaRenditionsTable } from '../db/schema.ts';
 import { holdWrites, type DialectName } from '../db/dialect.ts';
 import { prepareByShape } from '../db/prepared.ts';
+import { systemClock, type Clock } from '../lib/clock.ts';
 
 /** Posts in these states, or with a target still to be final, hold their media (DELETE answers 409). */
 const OPEN_POST_STATUSES = ['draft', 'scheduled', 'publishing'] as const;
@@ -63,8 +64,19 @@ async function readByIds<R extends { api_key_id: string }>(
   return (await query.execute(executor, unique.length, unique)).rows.filter((r) => r.api_key_id === apiKeyId);
 }
 
-export function createMediaDal(deps: { db: Kysely<Database>; dialect: DialectName }) {
+// What the checks read of a library file (PostMediaRow) never changes while the file exists: its kind,
+// probe facts and public path are fixed at upload. Creates and PATCHes that name files named shortly before
+// (a campaign's images across many posts, a bulk import) find them here instead of reading them again. A file
+// deleted meanwhile, by this process or another, is caught where it matters: the write records uses only of
+// files still in the library and fails whole otherwise (setUses; 'media_gone' of the one-statement create).
+// Bounded in size and in age, so a deleted file's entry does not linger; validate reads afresh.
+const CHECKS_CACHE_MAX = 4096;
+const CHECKS_CACHE_MS = 60_000;
+
+export function createMediaDal(deps: { db: Kysely<Database>; dialect: DialectName; clock?: Clock }) {
   const { db, dialect } = deps;
+  const clock = deps.clock ?? systemClock;
+  const forChecks = new Map<string, { row: PostMediaRow; until: number }>();
 
   /** Media ids among `ids` that an open post uses (draft, scheduled, publishing, or a target not final). */
   async function inUse(trx: DbTx, ids: readonly string[]): Promise<Set<string>> {
@@ -98,6 +110,31 @@ export function createMediaDal(deps: { db: Kysely<Database>; dialect: DialectNam
     /** As getMany, with what a post's checks need only (PostMediaRow). */
     getForPosts(apiKeyId: string, ids: readonly string[], executor: DbTx = db): Promise<PostMediaRow[]> {
       return readByIds(forPostsQuery, apiKeyId, ids, executor);
+    },
+
+    /**
+     * As getForPosts, answering from the rows read in the last minute (see CHECKS_CACHE_MS): for checks
+     * whose write then records the uses, which fails for a file deleted since.
+     */
+    async getForPostsCached(apiKeyId: string, ids: readonly string[], executor: DbTx = db): Promise<PostMediaRow[]> {
+      const now = clock.now();
+      const found: PostMediaRow[] = [];
+      const missing: string[] = [];
+      for (const id of new Set(ids)) {
+        const kept = forChecks.get(id);
+        if (kept && kept.until > now) found.push(kept.row);
+        else missing.push(id);
+      }
+      if (missing.length > 0) {
+        // Every key's rows are kept (they do not change either); the key is compared below, as readByIds does.
+        for (const row of (await forPostsQuery.execute(executor, missing.length, missing)).rows) {
+          forChecks.delete(row.id);
+          if (forChecks.size >= CHECKS_CACHE_MAX) forChecks.delete(forChecks.keys().next().value!);
+          forChecks.set(row.id, { row, until: now + CHECKS_CACHE_MS });
+          found.push(row);
+        }
+      }
+      return found.filter((r) => r.api_key_id === apiKeyId);
     },
 
     byToken(token: string): Promise<MediaRow | undefined> {
@@ -140,6 +177,7 @@ export function createMediaDal(deps: { db: Kysely<Database>; dialect: DialectNam
 
     /** Deletes the row, its renditions' rows and its uses; the caller deletes the stored files after commit. */
     async delete(trx: DbTx, id: string): Promise<void> {
+      forChecks.delete(id);
       await trx.deleteFrom('media_renditions').where('media_id', '=', id).execute();
       await trx.deleteFrom('media_uses').where('media_id', '=', id).execute();
       await trx.deleteFrom('media').where('id', '=', id).execute();

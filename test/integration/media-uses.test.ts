@@ -218,6 +218,54 @@ describe('a media DELETE overlapping a create', () => {
     assert.deepEqual(await usesOf(post), [kept]);
   });
 
+  test("a file another process deleted, while this one still holds what the checks read of it: create and PATCH answer 400 at the item, nothing written", async () => {
+    const m = await upload();
+    // The checks read m (and keep what they read: media-dal's getForPostsCached); the post then goes.
+    const first = await w.h.request('POST', '/v1/posts', { body: { content: 'reads m', isDraft: true, mediaItems: [{ mediaId: m }], platforms: [{ platform: 'twitter', accountId: x }] } });
+    assert.equal(first.status, 201, first.text);
+    assert.equal((await w.h.request('DELETE', `/v1/posts/${first.body.id}`)).status, 200);
+    // Another process's DELETE: the rows go without this process hearing of it.
+    await w.h.runtime.db.write((trx) => trx.deleteFrom('media').where('id', '=', m).execute());
+    const before = (await w.h.request('GET', '/v1/posts?limit=100')).body.posts.length;
+
+    const created = await w.h.request('POST', '/v1/posts', { body: { content: 'names m again', scheduledFor: nextYear(), mediaItems: [{ mediaId: m }], platforms: [{ platform: 'twitter', accountId: x }] } });
+    assert.equal(created.status, 400, created.text);
+    assert.equal(created.body.code, 'invalid_field_value');
+    assert.equal(created.body.param, 'mediaItems[0].mediaId');
+    assert.match(created.body.error, /deleted while this post was being written/, 'the checks passed on what they had read; the write found the file gone');
+    assert.equal((await w.h.request('GET', '/v1/posts?limit=100')).body.posts.length, before, 'no post written');
+
+    const draft = await w.h.request('POST', '/v1/posts', { body: { content: 'no media yet', isDraft: true, platforms: [{ platform: 'twitter', accountId: x }] } });
+    assert.equal(draft.status, 201, draft.text);
+    const patched = await w.h.request('PATCH', `/v1/posts/${draft.body.id}`, { body: { mediaItems: [{ mediaId: m }] } });
+    assert.equal(patched.status, 400, patched.text);
+    assert.equal(patched.body.code, 'invalid_field_value');
+    assert.equal(patched.body.param, 'mediaItems[0].mediaId');
+    assert.deepEqual((await w.h.request('GET', `/v1/posts/${draft.body.id}`)).body.mediaItems, [], 'the draft is as it was');
+    assert.deepEqual(await usesOf(draft.body.id), []);
+  });
+
+  test('what the checks keep of a file: read once, evicted by a delete through this process, and for a minute at most', async () => {
+    const [a, b] = [await upload(), await upload()];
+    let now = Date.now();
+    const clock = { now: () => now, sleep: async () => {} };
+    const { kysely, dialect } = w.h.runtime.db;
+    const dal = createMediaDal({ db: kysely, dialect, clock });
+    const keyId = (await kysely.selectFrom('media').select('api_key_id').where('id', '=', a).executeTakeFirstOrThrow()).api_key_id;
+    const ids = async (got: Promise<{ id: string }[]>) => (await got).map((r) => r.id).sort();
+    assert.deepEqual(await ids(dal.getForPostsCached(keyId, [a, b])), [a, b].sort());
+    assert.deepEqual(await ids(dal.getForPostsCached('key_other', [a, b])), [], "another key's files are not there");
+    // Gone from the table behind the dal's back (another process): still answered from what was read...
+    await w.h.runtime.db.write((trx) => trx.deleteFrom('media').where('id', 'in', [a, b]).execute());
+    assert.deepEqual(await ids(dal.getForPostsCached(keyId, [a, b])), [a, b].sort());
+    assert.deepEqual(await ids(dal.getForPosts(keyId, [a, b])), [], 'validate reads afresh');
+    // ...until this process deletes it, or a minute has passed.
+    await w.h.runtime.db.write((trx) => dal.delete(trx, a));
+    assert.deepEqual(await ids(dal.getForPostsCached(keyId, [a, b])), [b]);
+    now += 60_000;
+    assert.deepEqual(await ids(dal.getForPostsCached(keyId, [a, b])), []);
+  });
+
   // PostgreSQL only: the interleavings need a second connection holding a transaction open.
   const raw = async () => {
     const client = new pg.Client({ connectionString: w.h.runtime.config.databaseUrl! });
