@@ -127,9 +127,11 @@ const createStatement = prepareByShape<{ webhooks: boolean; created: boolean; me
       ctes.push(sql`target_${sql.raw(String(t))} as (insert into post_targets (${columns(TARGET_COLUMNS)}) select ${sql.join(take(TARGET_COLUMNS.length))} where ${go})`);
     }
     if (s.uses) {
-      // As setUses: one row per (media, post).
+      // As setUses: one row per (media, post). A new post has no uses, and the ids are distinct, so no row
+      // can conflict: a plain insert, without ON CONFLICT's speculative insertion (a check of the key, then
+      // a confirmation, for every row).
       const postId = next();
-      ctes.push(sql`uses as (insert into media_uses (media_id, post_id) select m, ${postId} from unnest(${mediaIds}::text[]) as m where ${go} on conflict do nothing)`);
+      ctes.push(sql`uses as (insert into media_uses (media_id, post_id) select m, ${postId} from unnest(${mediaIds}::text[]) as m where ${go})`);
     }
     let notify: RawBuilder<unknown> = sql``;
     if (s.jobs !== JOBS_NONE) {
