@@ -106,9 +106,15 @@ export function createMediaPreparer(deps: {
 
   return {
     async prepare(apiKeyId, platform, original) {
-      if (!targetMediaItems(platform, original).some((f) => typeof f.item.mediaId === 'string')) return { ok: true, content: original };
+      // `stored` lets an adapter read the store: only this function sets it, on library items. The API's
+      // schemas refuse it in a body; any found on a stored item all the same is dropped, never followed.
+      const found = targetMediaItems(platform, original);
+      if (!found.some((f) => typeof f.item.mediaId === 'string' || 'stored' in f.item)) return { ok: true, content: original };
       const content = structuredClone(original);
-      const items = targetMediaItems(platform, content).filter((f) => typeof f.item.mediaId === 'string');
+      const all = targetMediaItems(platform, content);
+      for (const { item } of all) delete item.stored;
+      const items = all.filter((f) => typeof f.item.mediaId === 'string');
+      if (items.length === 0) return { ok: true, content };
       const rows = new Map((await dal.getMany(apiKeyId, items.map((f) => f.item.mediaId as string))).map((r) => [r.id, r]));
       const rules = descriptorOf(platform).mediaRules;
       const fit = mediaFitOf(content.settings);

@@ -587,6 +587,13 @@ describe('SSRF: media URLs (fetched only when a target publishes, API.md section
     assert.equal(byUrl.status, 'failed', JSON.stringify(byUrl));
     assert.equal(byUrl.platforms[0].errorCode, 'media_rejected');
     assert.match(byUrl.platforms[0].error, /private, loopback or reserved address/);
+
+    // The store's place of a file is Herald's to set: a body naming one is refused.
+    const forged = await guarded.request('POST', '/v1/posts', {
+      body: { content: `${content} forged`, publishNow: true, mediaItems: [{ type: 'image', url: 'https://cdn.example.com/a.jpg', stored: { key: `${m.id}/original`, contentType: 'image/png' } }], platforms: [{ platform: 'twitter', accountId: guardedAccount }] },
+    });
+    assert.equal(forged.status, 400, forged.text);
+    assert.match(forged.text, /stored/);
   });
 
   test('(control) with private networks allowed, the loopback media URL publishes: the refusals are the address rule', async () => {
