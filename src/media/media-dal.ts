@@ -69,7 +69,8 @@ async function readByIds<R extends { api_key_id: string }>(
 // (a campaign's images across many posts, a bulk import) find them here instead of reading them again. A file
 // deleted meanwhile, by this process or another, is caught where it matters: the write records uses only of
 // files still in the library and fails whole otherwise (setUses; 'media_gone' of the one-statement create).
-// Bounded in size and in age, so a deleted file's entry does not linger; validate reads afresh.
+// Bounded in size and in age, so a deleted file's entry does not linger (and dropped when this process
+// deletes the file); validate reads afresh.
 const CHECKS_CACHE_MAX = 4096;
 const CHECKS_CACHE_MS = 60_000;
 
@@ -110,6 +111,11 @@ export function createMediaDal(deps: { db: Kysely<Database>; dialect: DialectNam
     /** As getMany, with what a post's checks need only (PostMediaRow). */
     getForPosts(apiKeyId: string, ids: readonly string[], executor: DbTx = db): Promise<PostMediaRow[]> {
       return readByIds(forPostsQuery, apiKeyId, ids, executor);
+    },
+
+    /** Drops what the checks kept of a file: called once its delete has committed. */
+    forget(id: string): void {
+      forChecks.delete(id);
     },
 
     /**
@@ -177,7 +183,6 @@ export function createMediaDal(deps: { db: Kysely<Database>; dialect: DialectNam
 
     /** Deletes the row, its renditions' rows and its uses; the caller deletes the stored files after commit. */
     async delete(trx: DbTx, id: string): Promise<void> {
-      forChecks.delete(id);
       await trx.deleteFrom('media_renditions').where('media_id', '=', id).execute();
       await trx.deleteFrom('media_uses').where('media_id', '=', id).execute();
       await trx.deleteFrom('media').where('id', '=', id).execute();

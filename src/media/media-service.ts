@@ -247,6 +247,7 @@ export function createMediaService(deps: MediaServiceDeps) {
         await dal.delete(trx, id);
         return { m, renditionKeys: renditions.map((r) => r.store_key) };
       });
+      dal.forget(id);
       await deleteFiles(gone.m, gone.renditionKeys);
       return { id, deleted: true };
     },
@@ -270,6 +271,7 @@ export function createMediaService(deps: MediaServiceDeps) {
             return { m: candidate, renditionKeys: renditions.map((r) => r.store_key) };
           });
           if (!gone) continue;
+          dal.forget(candidate.id);
           progressed = true;
           removed++;
           await deleteFiles(gone.m, gone.renditionKeys);

@@ -13,7 +13,15 @@ export type WholeRead =
 const tooLarge = (size: number, maxBytes: number): WholeRead => ({ ok: false, reason: 'too_large', message: `it is ${size} bytes, more than the ${maxBytes} this upload takes` });
 
 export async function readWhole(store: Pick<MediaStore, 'get'>, key: string, maxBytes: number): Promise<WholeRead> {
-  const got = await store.get(key);
+  let got: Awaited<ReturnType<MediaStore['get']>>;
+  try {
+    got = await store.get(key);
+  } catch (err) {
+    // What the store throws (denied access, bad credentials: the operator's to fix) still fails only this
+    // read: an adapter must not see an exception where it expects an outcome (it would count as a platform
+    // call of unknown outcome). It is transient, so the target is tried again once the store is mended.
+    return { ok: false, reason: 'unavailable', message: `the media store failed: ${(err as Error).message}` };
+  }
   if (!got.ok) return { ok: false, reason: got.reason === 'not_found' ? 'not_found' : 'unavailable', message: got.message };
   if (got.size > maxBytes) {
     got.body.destroy();
@@ -68,14 +76,23 @@ export function createSharedReader(store: Pick<MediaStore, 'get'>): (key: string
     return read;
   }
 
+  const capped = (r: WholeRead, maxBytes: number): WholeRead => (r.ok && r.bytes.byteLength > maxBytes ? tooLarge(r.bytes.byteLength, maxBytes) : r);
+
   return async (key, maxBytes) => {
-    const kept = held.get(key)?.deref();
-    if (kept) return kept.byteLength > maxBytes ? tooLarge(kept.byteLength, maxBytes) : { ok: true, bytes: kept };
-    const inFlight = reading.get(key);
-    let r = await (inFlight ? inFlight.read : start(key, maxBytes));
-    // Too large for the read's own cap, but this caller takes more: its own read.
-    if (inFlight && !r.ok && r.reason === 'too_large' && maxBytes > inFlight.maxBytes) r = await start(key, maxBytes);
-    if (r.ok && r.bytes.byteLength > maxBytes) return tooLarge(r.bytes.byteLength, maxBytes);
-    return r;
+    let failed: { maxBytes: number; read: Promise<WholeRead> } | undefined;
+    for (;;) {
+      const kept = held.get(key)?.deref();
+      if (kept) return capped({ ok: true, bytes: kept }, maxBytes);
+      const inFlight = reading.get(key);
+      if (!inFlight || inFlight === failed) return capped(await start(key, maxBytes), maxBytes);
+      const r = await inFlight.read;
+      // Too large for the cap of the read waited for, but this caller takes more: look again (another
+      // caller may have started the larger read meanwhile), else read for itself.
+      if (!r.ok && r.reason === 'too_large' && maxBytes > inFlight.maxBytes) {
+        failed = inFlight;
+        continue;
+      }
+      return capped(r, maxBytes);
+    }
   };
 }

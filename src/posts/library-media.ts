@@ -111,7 +111,7 @@ export async function resolveLibraryMedia(apiKeyId: string, body: CreatePostInpu
 export function mediaGone(body: CreatePostInput, gone: readonly string[]): ApiError {
   const at = mediaItemsOfBody(body).find((f) => typeof f.item.mediaId === 'string' && gone.includes(f.item.mediaId));
   const path = at?.path ?? 'mediaItems';
-  return errors.invalid(`${path}.mediaId`, `${path}.mediaId: no media ${gone[0]} in this API key's library (it was deleted while this post was being written)`);
+  return errors.invalid(`${path}.mediaId`, `${path}.mediaId: no media ${gone[0]} in this API key's library (it has been deleted)`);
 }
 
 /** Where a target's media items are, relative to the target ('media[1]', 'settings.threadItems[0].mediaItems[2]'). */

@@ -13,14 +13,15 @@ const USER_AGENT = 'Herald (+https://github.com/herald)';
 
 /**
  * Library media for the adapters that upload bytes: read from the store, with a download's size cap and
- * outcomes; null for a file the store does not have (the fetcher then downloads its URL).
+ * outcomes; null for a file a disk store does not have (the fetcher then downloads its URL).
  */
 function storeReader(store: MediaStore) {
   const readShared = createSharedReader(store);
   return async ({ key, contentType }: StoredMedia, maxBytes: number): Promise<MediaFetchResult | null> => {
     const read = await readShared(key, maxBytes);
     if (read.ok) return { ok: true, bytes: read.bytes, contentType };
-    if (read.reason === 'not_found') return null;
+    // Another machine's disk store may hold it (downloaded from its URL then); a bucket is every process's.
+    if (read.reason === 'not_found' && store.kind === 'disk') return null;
     return { ok: false, transient: read.reason === 'unavailable', message: `library file ${key} could not be read: ${read.message}` };
   };
 }

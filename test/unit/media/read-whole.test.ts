@@ -39,6 +39,16 @@ test('a missing object: not_found', async () => {
   assert.equal(!read.ok && read.reason, 'not_found');
 });
 
+test('a store that throws (denied access, bad credentials): unavailable, never an exception', async () => {
+  const throwing: Pick<MediaStore, 'get'> = {
+    get: async () => {
+      throw new Error('AccessDenied');
+    },
+  };
+  assert.deepEqual(await readWhole(throwing, 'med_1/original', 1_000), { ok: false, reason: 'unavailable', message: 'the media store failed: AccessDenied' });
+  assert.deepEqual(await createSharedReader(throwing)('med_1/original', 1_000), { ok: false, reason: 'unavailable', message: 'the media store failed: AccessDenied' });
+});
+
 test('a store that fails mid-read: unavailable (a later attempt may work)', async () => {
   const failing: Pick<MediaStore, 'get'> = {
     async get() {
@@ -94,4 +104,16 @@ test("shared: each caller's own cap: a smaller one is too_large, a larger one th
   const held = await read('med_1/original', 299_999);
   assert.deepEqual(held, { ok: false, reason: 'too_large', message: 'it is 300000 bytes, more than the 299999 this upload takes' });
   assert.equal(c.gets(), 2, 'checked against the bytes held');
+});
+
+test('shared: a small-cap read in flight fails too_large; the larger callers waiting on it then share one read', async () => {
+  const c = counting();
+  const read = createSharedReader(c.store);
+  const all = await Promise.all([read('med_1/original', 1_000), read('med_1/original', 1_000_000), read('med_1/original', 1_000_000), read('med_1/original', 500_000)]);
+  assert.equal(all[0]!.ok, false);
+  const [, a, b, d] = all;
+  assert.ok(a!.ok && b!.ok && d!.ok);
+  assert.equal(a.bytes, b.bytes);
+  assert.equal(a.bytes, d.bytes);
+  assert.equal(c.gets(), 2, 'the failed read and one more');
 });

@@ -16,12 +16,13 @@ const row: MediaRow = {
   alt_text: 'Library words', filename: 'x.jpg', token: 'tok', store_key: 'med_1/original', stored_bytes: 70_000, created_at: 0, last_used_at: 0,
 };
 
-function preparer() {
+function preparer(facts = row.facts) {
   const writes: string[] = [];
   const p = createMediaPreparer({
     dal: {
-      getMany: async (apiKeyId, ids) => (apiKeyId === row.api_key_id && ids.includes(row.id) ? [row] : []),
-      rendition: async () => undefined,
+      getMany: async (apiKeyId, ids) => (apiKeyId === row.api_key_id && ids.includes(row.id) ? [{ ...row, facts }] : []),
+      // A rendition made before (kept beside the original): reused, never made again here.
+      rendition: async (mediaId, ruleKey) => ({ media_id: mediaId, rule_key: ruleKey, store_key: `${mediaId}/${ruleKey}.jpg`, content_type: 'image/jpeg', bytes: 1, width: 1440, height: 1152, sha256: 'b'.repeat(64), created_at: 0 }),
       insertRendition: async () => true,
       touch: async (_trx, ids) => void writes.push(...ids),
     },
@@ -62,4 +63,16 @@ test("another key's library item is refused at publish, as a deleted one", async
   const { p } = preparer();
   const got = await p.prepare('key_2', 'twitter', { content: 'hi', media: [{ mediaId: 'med_1' } as MediaItem], settings: {} });
   assert.deepEqual(got, { ok: false, category: 'media_rejected', message: 'library media med_1 was deleted before this target published' });
+});
+
+test("a library item that must be fitted: the rendition's URL and the rendition's place in the store", async () => {
+  const png = JSON.stringify({ kind: 'image', format: 'png', contentType: 'image/png', bytes: 9_000_000, width: 2000, height: 1600, frames: 1, orientation: 1, hasAlpha: false });
+  const { p } = preparer(png);
+  const got = await p.prepare('key_1', 'instagram', { content: 'hi', media: [{ mediaId: 'med_1' } as MediaItem], settings: {} });
+  assert.ok(got.ok, JSON.stringify(got));
+  const [item] = got.content.media;
+  assert.match(item!.url, /^https:\/\/herald\.example\.com\/media\/tok\/fit\/instagram-.+\.jpg$/);
+  assert.match(item!.stored!.key, /^med_1\/instagram-.+\.jpg$/);
+  assert.equal(item!.stored!.contentType, 'image/jpeg');
+  assert.equal(new URL(item!.url).pathname.split('/fit/')[1], item!.stored!.key.split('/')[1], 'the URL and the key name the same rendition');
 });
