@@ -104,6 +104,19 @@ const targetsOfPost = prepare<[string], TargetRow>(1, (db, postId) =>
   db.selectFrom('post_targets').selectAll().where('post_id', '=', postId).orderBy('position'),
 );
 
+/**
+ * What a first comment not yet posted becomes once its target is unpublished (markUnpublished; the comment
+ * runner, for one that was in flight then).
+ */
+export const commentOfUnpublished = {
+  comment_status: 'failed',
+  comment_error: 'the post was unpublished before its first comment was posted',
+  comment_error_code: 'unpublished',
+  comment_next_attempt_at: null,
+  comment_attempt_id: null,
+  comment_lease_expires_at: null,
+} as const;
+
 export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectName }) {
   const { db, dialect } = deps;
 
@@ -170,9 +183,13 @@ export function createPostsDal(deps: { db: Kysely<Database>; dialect: DialectNam
       if (targets.length > 0) await insertTargets.execute(trx, targets);
     },
 
-    /** Targets deleted from their platforms (unpublish): only published ones change; returns how many did. */
+    /**
+     * Targets deleted from their platforms (unpublish): only published ones change; returns how many did.
+     * A first comment still waiting to be posted under one of them fails: there is nothing to reply to.
+     */
     async markUnpublished(trx: DbTx, targetIds: string[], now: number): Promise<number> {
       const r = await trx.updateTable('post_targets').set({ status: 'unpublished', updated_at: now }).where('id', 'in', targetIds).where('status', '=', 'published').executeTakeFirst();
+      await trx.updateTable('post_targets').set(commentOfUnpublished).where('id', 'in', targetIds).where('status', '=', 'unpublished').where('comment_status', '=', 'pending').execute();
       return Number(r.numUpdatedRows);
     },
 

@@ -16,6 +16,7 @@ import { createHeartbeat } from '../lib/heartbeat.ts';
 import { fromJson } from '../lib/json.ts';
 import type { Platform, PlatformRegistry } from '../platforms/registry.ts';
 import { failure, StaleAttemptError, type CommentRequest, type PlatformFailure } from '../platforms/types.ts';
+import { commentOfUnpublished } from '../posts/posts-dal.ts';
 import type { PostSettings } from '../posts/post-settings.ts';
 import { targetContent } from '../posts/target-content.ts';
 import { decide, isPermanent, type RetryPolicy } from './policy.ts';
@@ -76,8 +77,16 @@ export function createCommentRunner(deps: {
   async function claim(targetId: string, now: number): Promise<Claimed> {
     return write(async (trx): Promise<Claimed> => {
       const target = await trx.selectFrom('post_targets').selectAll().where('id', '=', targetId).executeTakeFirst();
-      if (!target || target.status !== 'published' || target.comment_status === null) return null;
+      if (!target || target.comment_status === null) return null;
       if (target.comment_status === 'published' || target.comment_status === 'failed') return null;
+      if (target.status !== 'published') {
+        // Unpublished while its comment waited (or was in flight and came back to be tried again): there
+        // is nothing left to reply to. Settled here, or the sweep would bring the job back forever. One in
+        // flight now is left to finish (its lease says so).
+        if (target.comment_status === 'publishing' && (target.comment_lease_expires_at ?? 0) > now) return null;
+        await trx.updateTable('post_targets').set(commentOfUnpublished).where('id', '=', targetId).execute();
+        return null;
+      }
       let needsReconcile = target.comment_needs_reconcile;
       if (target.comment_status === 'publishing') {
         if ((target.comment_lease_expires_at ?? 0) > now) return { kind: 'later', at: target.comment_lease_expires_at! + 1000 };

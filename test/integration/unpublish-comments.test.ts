@@ -170,6 +170,39 @@ describe('first comments', () => {
     assert.equal(nothing.body.code, 'NO_FAILED_TARGETS');
   });
 
+  test('a comment waiting to be retried when its post is unpublished fails, saying why, and is never posted', async () => {
+    // The post goes through; the comment is rate limited for a minute, so it waits to be tried again.
+    w.emu('twitter').faults.add({ kind: 'rate_limited', method: 'POST', path: '/2/tweets', skip: 1, resetSeconds: 30 });
+    const post = await publishNow(w.h, { content: 'unpublished before its reply', platforms: firstComment('reply never sent') });
+    assert.equal(post.status, 'published');
+    // Tried once and refused for now: waiting for the limit to lift.
+    await eventually(async () => {
+      const c = (await w.h.request('GET', `/v1/posts/${post.id}`)).body.platforms[0].firstComment;
+      return c?.status === 'pending' && c.error ? c : undefined;
+    }, 15_000, 'the first comment to wait for a retry');
+    const res = await w.h.request('POST', `/v1/posts/${post.id}/unpublish`, { body: {} });
+    assert.deepEqual(res.body.platforms, [{ platform: 'twitter', accountId: x, unpublished: true }]);
+    const target = (await w.h.request('GET', `/v1/posts/${post.id}`)).body.platforms[0];
+    assert.equal(target.status, 'unpublished');
+    assert.deepEqual(target.firstComment, { status: 'failed', error: 'the post was unpublished before its first comment was posted' });
+    w.emu('twitter').faults.clear();
+    assert.equal(posted(w.emu('twitter'), { text: 'reply never sent' }).length, 0);
+  });
+
+  test('a comment in flight during the unpublish that comes back to be retried is settled by its next run, not swept back forever', async () => {
+    const post = await publishNow(w.h, { content: 'reply in flight', platforms: firstComment('in flight') });
+    await commentOf(post.id, 'published');
+    await w.h.request('POST', `/v1/posts/${post.id}/unpublish`, { body: {} });
+    // As an attempt that was sending when the post came down and then failed in a way worth retrying
+    // leaves it: waiting, due long ago (so the sweep picks it up).
+    await w.h.runtime.db.write((trx) =>
+      trx.updateTable('post_targets').set({ comment_status: 'pending', comment_id: null, comment_next_attempt_at: 1, comment_error: 'will retry: X answered 503' }).where('post_id', '=', post.id).execute(),
+    );
+    const settled = await commentOf(post.id, 'failed');
+    assert.equal(settled.platforms[0].firstComment.error, 'the post was unpublished before its first comment was posted');
+    assert.equal(posted(w.emu('twitter'), { text: 'in flight' }).length, 1, 'sent once, before the unpublish; never again');
+  });
+
   test('a comment whose answer is lost is found on X, not posted twice', async () => {
     // X makes the reply, then the connection is cut before its answer.
     w.emu('twitter').faults.add({ kind: 'accept_then_reset', method: 'POST', path: '/2/tweets', skip: 1 });
